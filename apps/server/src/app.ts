@@ -1,0 +1,70 @@
+/** Builds the Fastify application: external plugins first, then Herald's own domains. */
+import fastifyFormbody from '@fastify/formbody';
+import fastifyMultipart from '@fastify/multipart';
+import fastifySwagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { Type } from 'typebox';
+import { sessionGuard } from './auth/guard.js';
+import { authRoutes } from './auth/routes.js';
+import type { Config } from './config.js';
+import { registerConsole } from './console/static.js';
+import { checkDatabase, type DatabaseHandle } from './db/database.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { referenceRoutes } from './reference/routes.js';
+import { systemMailRoutes } from './system-mail/routes.js';
+import { SystemMailer } from './system-mail/service.js';
+
+export interface AppOptions {
+  config: Config;
+  database: DatabaseHandle;
+  logger?: FastifyServerOptions['logger'];
+  /** Serve the built console from apps/web/dist (off in API tests). */
+  serveConsole?: boolean;
+}
+
+export async function buildApp({ config, database, logger = false, serveConsole = false }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: true,
+    ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  const { db } = database;
+
+  registerErrorHandler(app, config.bodyLimitBytes);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Herald API', version: '0.1.0', description: 'Multi-channel (email + SMS) messaging service' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } } },
+      security: [{ token: [] }],
+    },
+  });
+  await app.register(fastifyFormbody);
+  await app.register(fastifyMultipart, { limits: { fileSize: 5 * 1024 * 1024, files: 10, fields: 20 } });
+  await app.register(sessionGuard, { db, sessionIdleMs: config.sessionIdleDays * 24 * 60 * 60 * 1000 });
+
+  const mailer = new SystemMailer(db, app.log);
+  await app.register(authRoutes, { db, mailer, publicUrl: config.publicUrl });
+  await app.register(referenceRoutes);
+  await app.register(systemMailRoutes, { db });
+
+  app.get(
+    '/api/health',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['system'],
+        summary: 'Server status',
+        response: { 200: Type.Object({ status: Type.Literal('up') }), 503: Type.Object({ status: Type.Literal('down') }) },
+      },
+    },
+    async (_request, reply) =>
+      (await checkDatabase(db)) ? { status: 'up' as const } : reply.status(503).send({ status: 'down' as const }),
+  );
+  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  if (serveConsole) await registerConsole(app);
+  return app;
+}

@@ -1,0 +1,152 @@
+/** All SQL of accounts, sessions, login failures and password resets. */
+import type { Db } from '../db/database.js';
+import { hashToken } from '../lib/crypto.js';
+
+export function findSessionByToken(db: Db, token: string, seenAfter: number) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
+    .select([
+      'sessions.id as session_id',
+      'sessions.account_id',
+      'sessions.profile',
+      'sessions.last_seen_at',
+      'accounts.email',
+      'accounts.is_admin',
+      'accounts.language',
+    ])
+    .where('sessions.token_hash', '=', hashToken(token))
+    .where('sessions.last_seen_at', '>', seenAfter)
+    .executeTakeFirst();
+}
+
+export async function touchSession(db: Db, sessionId: number, now: number): Promise<void> {
+  await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', sessionId).execute();
+}
+
+export async function insertSession(db: Db, accountId: number, token: string, profile: string, now: number) {
+  await db
+    .insertInto('sessions')
+    .values({ account_id: accountId, token_hash: hashToken(token), profile, created_at: now, last_seen_at: now })
+    .execute();
+}
+
+export async function deleteSession(db: Db, sessionId: number): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+}
+
+export async function deleteOtherSessions(db: Db, accountId: number, keepSessionId: number | null): Promise<void> {
+  let query = db.deleteFrom('sessions').where('account_id', '=', accountId);
+  if (keepSessionId !== null) query = query.where('id', '!=', keepSessionId);
+  await query.execute();
+}
+
+export async function deleteIdleSessions(db: Db, seenBefore: number): Promise<void> {
+  await db.deleteFrom('sessions').where('last_seen_at', '<=', seenBefore).execute();
+}
+
+export function findAccountByEmail(db: Db, email: string) {
+  return db.selectFrom('accounts').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+}
+
+export function findAccountById(db: Db, accountId: number) {
+  return db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
+}
+
+export async function countAccounts(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export interface NewAccount {
+  email: string;
+  passwordHash: string;
+  timeZoneId: string;
+  avatar: string;
+  language: string | null;
+  profile: string;
+  isAdmin: boolean;
+}
+
+export async function insertAccount(db: Db, account: NewAccount, now: number): Promise<number> {
+  const row = await db
+    .insertInto('accounts')
+    .values({
+      email: account.email.toLowerCase(),
+      password_hash: account.passwordHash,
+      time_zone_id: account.timeZoneId,
+      avatar: account.avatar,
+      language: account.language,
+      profile: account.profile,
+      is_admin: account.isAdmin ? 1 : 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+export type AccountChanges = Partial<{
+  password_hash: string;
+  time_zone_id: string;
+  avatar: string;
+  language: string;
+  profile: string;
+}>;
+
+export async function updateAccount(db: Db, accountId: number, changes: AccountChanges, now: number): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', accountId)
+    .execute();
+}
+
+export async function countLoginFailures(
+  db: Db,
+  attemptKey: string,
+  since: number,
+): Promise<{ count: number; oldest: number | null }> {
+  const row = await db
+    .selectFrom('login_failures')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('failed_at').as('oldest')])
+    .where('attempt_key', '=', attemptKey)
+    .where('failed_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), oldest: row.oldest === null ? null : Number(row.oldest) };
+}
+
+export async function recordLoginFailure(db: Db, attemptKey: string, now: number, forgetBefore: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('login_failures').where('failed_at', '<=', forgetBefore).execute();
+    await trx.insertInto('login_failures').values({ attempt_key: attemptKey, failed_at: now }).execute();
+  });
+}
+
+export async function clearLoginFailures(db: Db, attemptKey: string): Promise<void> {
+  await db.deleteFrom('login_failures').where('attempt_key', '=', attemptKey).execute();
+}
+
+export async function insertPasswordReset(db: Db, accountId: number, token: string, expiresAt: number, now: number) {
+  await db
+    .insertInto('password_resets')
+    .values({ account_id: accountId, token_hash: hashToken(token), expires_at: expiresAt, used_at: null, created_at: now })
+    .execute();
+}
+
+/** Marks a live reset token used and returns its account, or nothing if it is unknown, used or expired. */
+export async function consumePasswordReset(db: Db, token: string, now: number): Promise<number | null> {
+  const row = await db
+    .updateTable('password_resets')
+    .set({ used_at: now })
+    .where('token_hash', '=', hashToken(token))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('account_id')
+    .executeTakeFirst();
+  return row ? Number(row.account_id) : null;
+}

@@ -1,0 +1,230 @@
+/** Accounts and sessions: sign-up, log-in with throttling, profile switch, password reset. */
+import {
+  AVATARS,
+  checkPassword,
+  checkPasswordConfirmation,
+  checkUsername,
+  DEFAULT_AVATAR,
+  type Language,
+  PROFILES,
+  type Profile,
+} from '@herald/shared';
+import { findTimeZone, TIME_ZONES } from '@herald/shared/reference';
+import type { Db } from '../db/database.js';
+import { isUniqueViolation } from '../db/database.js';
+import { AppError, assertFields, invalidField } from '../http/errors.js';
+import { generatePassword, hashPassword, newToken, verifyPassword } from '../lib/crypto.js';
+import type { SystemMailer } from '../system-mail/service.js';
+import { rolesOf, type SessionContext } from './guard.js';
+import * as q from './queries.js';
+
+const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+const LOGIN_MAX_FAILURES = 10;
+const RESET_TTL_MS = 60 * 60 * 1000;
+
+export interface AuthDeps {
+  db: Db;
+  mailer: SystemMailer;
+  publicUrl: string;
+}
+
+export interface SignupInput {
+  email: string;
+  password: string;
+  timeZone: { id: string; offset?: number | undefined };
+  avatar?: string | undefined;
+  role?: string | undefined;
+  language?: string | undefined;
+}
+
+function isProfile(value: string | undefined): value is Profile {
+  return (PROFILES as readonly string[]).includes(value ?? '');
+}
+
+async function openSession(db: Db, accountId: number, profile: string): Promise<string> {
+  const token = newToken();
+  await q.insertSession(db, accountId, token, profile, Date.now());
+  return token;
+}
+
+export async function signup(deps: AuthDeps, input: SignupInput): Promise<{ token: string }> {
+  const email = input.email.trim();
+  const avatar = input.avatar || DEFAULT_AVATAR;
+  const role = input.role ?? 'site';
+  assertFields({
+    email: checkUsername(email),
+    password: checkPassword(input.password),
+    role: isProfile(role) ? null : { key: 'validation.roleMissing' },
+    'timeZone.id': findTimeZone(input.timeZone.id) ? null : { key: 'validation.unknownTimeZone' },
+    avatar: (AVATARS as readonly string[]).includes(avatar) ? null : { key: 'validation.unknownAvatar' },
+  });
+  const language = input.language && ['ru', 'en', 'uk'].includes(input.language) ? input.language : null;
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const now = Date.now();
+    const accountId = await q.insertAccount(
+      deps.db,
+      { email, passwordHash, timeZoneId: input.timeZone.id, avatar, language, profile: role, isAdmin: false },
+      now,
+    );
+    return { token: await openSession(deps.db, accountId, role) };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw invalidField('email', { key: 'validation.nameExists' });
+    throw error;
+  }
+}
+
+export async function login(deps: AuthDeps, username: string, password: string, ip: string): Promise<{ token: string }> {
+  const email = username.trim().toLowerCase();
+  const attemptKey = `${email}|${ip}`;
+  const now = Date.now();
+  const failures = await q.countLoginFailures(deps.db, attemptKey, now - LOGIN_WINDOW_MS);
+  if (failures.count >= LOGIN_MAX_FAILURES) {
+    const retryMs = (failures.oldest ?? now) + LOGIN_WINDOW_MS - now;
+    const minutes = Math.max(1, Math.ceil(retryMs / 60_000));
+    throw new AppError(429, 'login.tooManyAttempts', { minutes }, [], { 'retry-after': String(Math.ceil(retryMs / 1000)) });
+  }
+  const account = email ? await q.findAccountByEmail(deps.db, email) : undefined;
+  const valid = account ? await verifyPassword(password, account.password_hash) : false;
+  if (!account || !valid) {
+    await q.recordLoginFailure(deps.db, attemptKey, now, now - LOGIN_WINDOW_MS);
+    throw new AppError(401, 'login.loginFail');
+  }
+  await q.clearLoginFailures(deps.db, attemptKey);
+  return { token: await openSession(deps.db, Number(account.id), account.profile) };
+}
+
+export async function logout(db: Db, session: SessionContext | null): Promise<void> {
+  if (session) await q.deleteSession(db, session.sessionId);
+}
+
+export async function userInfo(db: Db, session: SessionContext) {
+  const account = await q.findAccountById(db, session.accountId);
+  if (!account) throw new AppError(401, 'error.unauthorized');
+  const zone = findTimeZone(account.time_zone_id);
+  return {
+    username: account.email,
+    name: account.email,
+    avatar: account.avatar,
+    roles: rolesOf(session.profile, account.is_admin === 1),
+    profile: session.profile as Profile,
+    timeZone: { id: account.time_zone_id, offset: zone?.offset ?? 0, utc: zone?.utc[0] ?? 'UTC' },
+    language: account.language as Language | null,
+  };
+}
+
+export async function changePassword(
+  db: Db,
+  session: SessionContext,
+  input: { oldPassword: string; newPassword: string; confirmPassword?: string | undefined },
+): Promise<void> {
+  assertFields({
+    newPassword: checkPassword(input.newPassword),
+    confirmPassword:
+      input.confirmPassword === undefined ? null : checkPasswordConfirmation(input.newPassword, input.confirmPassword),
+  });
+  const account = await q.findAccountById(db, session.accountId);
+  if (!account || !(await verifyPassword(input.oldPassword, account.password_hash))) {
+    throw invalidField('oldPassword', { key: 'validation.wrongPassword' });
+  }
+  await q.updateAccount(db, session.accountId, { password_hash: await hashPassword(input.newPassword) }, Date.now());
+  // Other devices must log in again with the new password.
+  await q.deleteOtherSessions(db, session.accountId, session.sessionId);
+}
+
+export async function changeTimeZone(db: Db, session: SessionContext, id: string): Promise<void> {
+  if (!findTimeZone(id)) throw invalidField('id', { key: 'validation.unknownTimeZone' });
+  await q.updateAccount(db, session.accountId, { time_zone_id: id }, Date.now());
+}
+
+export async function changeAvatar(db: Db, session: SessionContext, avatar: string): Promise<void> {
+  const name = avatar.trim();
+  if (!(AVATARS as readonly string[]).includes(name)) throw invalidField('avatar', { key: 'validation.unknownAvatar' });
+  await q.updateAccount(db, session.accountId, { avatar: name }, Date.now());
+}
+
+export async function changeLanguage(db: Db, session: SessionContext, language: string): Promise<void> {
+  await q.updateAccount(db, session.accountId, { language }, Date.now());
+}
+
+/** A profile switch swaps the token: the old session ends and a new one carries the new roles. */
+export async function switchProfile(db: Db, session: SessionContext, profile: Profile): Promise<{ token: string }> {
+  const token = await openSession(db, session.accountId, profile);
+  await q.deleteSession(db, session.sessionId);
+  await q.updateAccount(db, session.accountId, { profile }, Date.now());
+  return { token };
+}
+
+/** Sends a reset link if the account exists; the answer is the same either way so accounts cannot be probed. */
+export async function requestPasswordReset(deps: AuthDeps, email: string, language: Language): Promise<void> {
+  const account = await q.findAccountByEmail(deps.db, email.trim());
+  if (!account) return;
+  const token = newToken();
+  const now = Date.now();
+  await q.insertPasswordReset(deps.db, Number(account.id), token, now + RESET_TTL_MS, now);
+  const link = `${deps.publicUrl}/reset?token=${encodeURIComponent(token)}`;
+  await deps.mailer.send({
+    to: account.email,
+    ...resetMail(language, link),
+  });
+}
+
+function resetMail(language: Language, link: string): { subject: string; text: string } {
+  const texts = {
+    en: ['Herald: reset your password', 'To set a new password, open this link within 1 hour:'],
+    ru: ['Herald: сброс пароля', 'Чтобы задать новый пароль, откройте эту ссылку в течение 1 часа:'],
+    uk: ['Herald: скидання пароля', 'Щоб задати новий пароль, відкрийте це посилання протягом 1 години:'],
+  } as const;
+  const [subject, intro] = texts[language];
+  return { subject, text: `${intro}\n\n${link}\n` };
+}
+
+export async function resetPassword(
+  db: Db,
+  input: { token: string; password: string; confirmPassword?: string | undefined },
+): Promise<void> {
+  assertFields({
+    password: checkPassword(input.password),
+    confirmPassword:
+      input.confirmPassword === undefined ? null : checkPasswordConfirmation(input.password, input.confirmPassword),
+  });
+  const passwordHash = await hashPassword(input.password);
+  await db.transaction().execute(async (trx) => {
+    const accountId = await q.consumePasswordReset(trx, input.token, Date.now());
+    if (accountId === null) throw invalidField('token', { key: 'reset.invalidToken' });
+    await q.updateAccount(trx, accountId, { password_hash: passwordHash }, Date.now());
+    await q.deleteOtherSessions(trx, accountId, null);
+  });
+}
+
+/** On first start with no accounts: an admin with a generated password, printed once by the caller. */
+export async function createFirstAdmin(db: Db): Promise<{ email: string; password: string } | null> {
+  if ((await q.countAccounts(db)) > 0) return null;
+  const email = 'admin@herald.local';
+  const password = generatePassword();
+  const now = Date.now();
+  await q.insertAccount(
+    db,
+    {
+      email,
+      passwordHash: await hashPassword(password),
+      timeZoneId: defaultTimeZoneId(),
+      avatar: DEFAULT_AVATAR,
+      language: null,
+      profile: 'site',
+      isAdmin: true,
+    },
+    now,
+  );
+  return { email, password };
+}
+
+/** The reference zone whose UTC list holds the server's own zone, else the first UTC+0 entry. */
+function defaultTimeZoneId(): string {
+  const local = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return findTimeZoneByIana(local) ?? findTimeZoneByIana('Etc/UTC') ?? '001';
+}
+
+function findTimeZoneByIana(name: string): string | undefined {
+  return TIME_ZONES.find((zone) => zone.utc.includes(name))?.id;
+}

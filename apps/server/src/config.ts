@@ -1,0 +1,58 @@
+/** Herald is configured from the environment only (README, Configuration). */
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  /** 32-byte key for secrets at rest, from HERALD_SECRET or a file generated under DATA_DIR. */
+  secret: Buffer;
+  publicUrl: string;
+  seed: boolean;
+  sessionIdleDays: number;
+  logLevel: string;
+  bodyLimitBytes: number;
+}
+
+function numberFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed)) throw new Error(`${name} must be a number, got "${value}"`);
+  return parsed;
+}
+
+/** A secret given as 64 hex characters is used as is; any other text is stretched to 32 bytes. */
+function secretFrom(value: string | undefined, dataDir: string): Buffer {
+  if (value) {
+    if (/^[0-9a-f]{64}$/i.test(value)) return Buffer.from(value, 'hex');
+    return Buffer.from(createHash('sha256').update(value).digest());
+  }
+  const file = path.join(dataDir, 'secret.key');
+  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  mkdirSync(dataDir, { recursive: true });
+  const generated = randomBytes(32);
+  writeFileSync(file, generated.toString('hex'), { mode: 0o600 });
+  return generated;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = numberFrom(env.PORT, 3000, 'PORT');
+  const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    secret: secretFrom(env.HERALD_SECRET, dataDir),
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    seed: env.HERALD_SEED !== '0',
+    sessionIdleDays: numberFrom(env.SESSION_IDLE_DAYS, 14, 'SESSION_IDLE_DAYS'),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    bodyLimitBytes: numberFrom(env.BODY_LIMIT_BYTES, 1024 * 1024, 'BODY_LIMIT_BYTES'),
+  };
+}

@@ -1,0 +1,65 @@
+/** One Kysely instance over SQLite (embedded default) or PostgreSQL (DATABASE_URL). */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  /** The PostgreSQL schema in use when not the default one. */
+  schema?: string | undefined;
+  close(): Promise<void>;
+}
+
+// int8 and numeric counts come back as strings by default; every bigint we store fits a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, Number);
+
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  /** SQLite file; ':memory:' for tests. */
+  sqliteFile?: string;
+  /** PostgreSQL schema to work in (tests use one per file). */
+  pgSchema?: string;
+}
+
+export function openDatabase(options: OpenOptions): DatabaseHandle {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', schema: options.pgSchema, close: () => db.destroy() };
+  }
+  const file = options.sqliteFile ?? ':memory:';
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+export async function checkDatabase(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when an insert or update broke a unique constraint, on either database. */
+export function isUniqueViolation(error: unknown): boolean {
+  const err = error as { code?: string; message?: string };
+  return err?.code === '23505' || err?.code === 'SQLITE_CONSTRAINT_UNIQUE';
+}

@@ -1,0 +1,11 @@
+/** Every migration in order; a new one gets the next number and a line here. */
+import type { PortableMigration } from '../migrate.js';
+import { accounts } from './0001_accounts.js';
+import { feedback } from './0002_feedback.js';
+import { systemMail } from './0003_system_mail.js';
+
+export const migrations: Record<string, PortableMigration> = {
+  '0001_accounts': accounts,
+  '0002_feedback': feedback,
+  '0003_system_mail': systemMail,
+};

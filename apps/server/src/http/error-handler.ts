@@ -1,0 +1,62 @@
+/** Maps every failure to { statusCode, key, message, fields } in the request's language. */
+import { type ApiErrorBody, errorText, type Language } from '@herald/shared';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type FieldFailure } from './errors.js';
+
+interface SchemaIssue {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+function fieldsFromSchema(issues: SchemaIssue[]): FieldFailure[] {
+  return issues.map((issue) => {
+    const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    if (issue.keyword === 'required') {
+      const missing = String(issue.params.missingProperty ?? '');
+      return { field: path ? `${path}.${missing}` : missing, key: 'validation.mandatory' };
+    }
+    return { field: path || 'body', key: 'validation.invalidValue' };
+  });
+}
+
+function humanSize(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
+export function toAppError(error: FastifyError | AppError, bodyLimit: number): AppError {
+  if (error instanceof AppError) return error;
+  if (error.validation) return new AppError(400, 'error.validation', {}, fieldsFromSchema(error.validation as SchemaIssue[]));
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError)
+    return new AppError(400, 'error.invalidJson');
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
+    return new AppError(413, 'error.payloadTooLarge', { limit: humanSize(bodyLimit) });
+  }
+  if (error.statusCode === 429) return new AppError(429, 'error.tooManyRequests', { minutes: 1 });
+  if (error.statusCode === 404) return new AppError(404, 'error.notFound');
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
+    return new AppError(error.statusCode, 'error.badRequest');
+  return new AppError(500, 'error.internal');
+}
+
+export function errorBody(error: AppError, language: Language): ApiErrorBody {
+  const fields = error.fields.map((f) => ({ field: f.field, key: f.key, message: errorText(f.key, language, f.params) }));
+  const body: ApiErrorBody = {
+    statusCode: error.statusCode,
+    key: error.key,
+    message: fields[0]?.message ?? errorText(error.key, language, error.params),
+  };
+  if (fields.length > 0) body.fields = fields;
+  return body;
+}
+
+export function registerErrorHandler(app: FastifyInstance, bodyLimit: number): void {
+  app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+    const appError = toAppError(error, bodyLimit);
+    if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    reply.status(appError.statusCode).headers(appError.headers).send(errorBody(appError, request.lang));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(errorBody(new AppError(404, 'error.notFound'), request.lang));
+  });
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+/** herald serve | api | worker — one program, three roles (ARCHITECTURE.md, Processes). */
+import path from 'node:path';
+import { buildApp } from './app.js';
+import { createFirstAdmin } from './auth/service.js';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+
+const ROLES = ['serve', 'api', 'worker'] as const;
+type ProcessRole = (typeof ROLES)[number];
+
+async function main(): Promise<void> {
+  const role = (process.argv[2] ?? 'serve') as ProcessRole;
+  if (!ROLES.includes(role)) {
+    console.error(`usage: herald [${ROLES.join('|')}]`);
+    process.exit(2);
+  }
+  const config = loadConfig();
+  const database = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'herald.db') });
+  await migrateToLatest(database);
+
+  const admin = await createFirstAdmin(database.db);
+  if (admin) {
+    const line = '='.repeat(64);
+    process.stdout.write(
+      `\n${line}\n Herald first start: an admin account was created.\n  e-mail:   ${admin.email}\n  password: ${admin.password}\n This password is shown once; change it under Settings > Account.\n${line}\n\n`,
+    );
+  }
+
+  const app = await buildApp({
+    config,
+    database,
+    logger: { level: config.logLevel },
+    serveConsole: role !== 'worker',
+  });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  if (role === 'worker') {
+    await app.ready();
+    app.log.info('worker started');
+    return;
+  }
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(`Herald console: ${config.publicUrl}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,9 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: { conditions: ['source'] },
+  server: { port: 5173, proxy: { '/api': 'http://127.0.0.1:3000' } },
+  build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 900 },
+});

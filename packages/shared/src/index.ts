@@ -1,0 +1,5 @@
+export * from './constants.js';
+export * from './errors.js';
+export * from './roles.js';
+export * from './statuses.js';
+export * from './validation.js';

@@ -1,0 +1,61 @@
+// Shared steps of the start and test commands: install what is missing, rebuild what is stale.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+export function mustRun(command, args, options = {}) {
+  const status = run(command, args, options);
+  if (status !== 0) {
+    console.error(`\n${command} ${args.join(' ')} failed with exit code ${status}`);
+    process.exit(status);
+  }
+}
+
+function newestMtime(dir) {
+  if (!existsSync(dir)) return 0;
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const full = path.join(dir, entry.name);
+    const mtime = entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs;
+    if (mtime > newest) newest = mtime;
+  }
+  return newest;
+}
+
+function mtime(file) {
+  return existsSync(file) ? statSync(file).mtimeMs : 0;
+}
+
+/** npm ci when node_modules is missing or older than the lock file. */
+export function ensureInstalled() {
+  const installed = path.join(root, 'node_modules/.package-lock.json');
+  if (mtime(installed) >= mtime(path.join(root, 'package-lock.json'))) return;
+  console.log('Installing dependencies (first run builds better-sqlite3, about 2 minutes)...');
+  mustRun(npm, ['ci', '--no-audit', '--no-fund']);
+}
+
+const WORKSPACES = ['packages/shared', 'packages/sdk', 'apps/server', 'apps/web'];
+const BUILD_STAMP = path.join(root, 'node_modules/.herald-build-stamp');
+
+/** Rebuilds when any workspace's sources are newer than the last successful build. */
+export function ensureBuilt() {
+  const built = mtime(BUILD_STAMP);
+  const outputsPresent =
+    existsSync(path.join(root, 'apps/server/dist/main.js')) && existsSync(path.join(root, 'apps/web/dist/index.html'));
+  const stale = !outputsPresent || WORKSPACES.some((dir) => newestMtime(path.join(root, dir)) > built);
+  if (!stale) return;
+  console.log('Building Herald...');
+  mustRun(npm, ['run', 'build']);
+  writeFileSync(BUILD_STAMP, new Date().toISOString());
+}

@@ -1,0 +1,71 @@
+// `npm test`: installs what is missing, builds, lints, runs the server suite on SQLite and on
+// PostgreSQL, then the browser suite in Chromium; prints one closing count line.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ensureBuilt, ensureInstalled, root, run } from './lib.mjs';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const reports = path.join(root, 'test-results');
+mkdirSync(reports, { recursive: true });
+
+ensureInstalled();
+ensureBuilt();
+
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failedSteps = [];
+
+function step(name, command, args, env = {}) {
+  console.log(`\n=== ${name} ===`);
+  const status = run(command, args, { env: { ...process.env, ...env } });
+  if (status !== 0) failedSteps.push(name);
+  return status;
+}
+
+function countVitest(file) {
+  if (!existsSync(file)) return;
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests;
+  totals.skipped += report.numPendingTests + report.numTodoTests;
+}
+
+function countPlaywright(file) {
+  if (!existsSync(file)) return;
+  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  totals.passed += stats.expected + stats.flaky;
+  totals.failed += stats.unexpected;
+  totals.skipped += stats.skipped;
+}
+
+step('lint (biome)', npx, ['biome', 'ci', '.']);
+
+for (const database of ['sqlite', 'postgres']) {
+  const output = path.join(reports, `vitest-${database}.json`);
+  step(
+    `server and unit tests on ${database}`,
+    npx,
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${output}`],
+    {
+      HERALD_TEST_DB: database,
+    },
+  );
+  countVitest(output);
+}
+
+if (!existsSync(CHROMIUM)) {
+  console.error(`\nBrowser tests need Chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+  failedSteps.push('browser tests (no chromium)');
+  totals.failed += 1;
+} else {
+  const output = path.join(reports, 'playwright.json');
+  step('browser tests (Chromium)', npx, ['playwright', 'test', '--config', 'e2e/playwright.config.ts'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: output,
+    CHROMIUM_PATH: CHROMIUM,
+  });
+  countPlaywright(output);
+}
+
+if (failedSteps.length > 0) console.error(`\nFailed steps: ${failedSteps.join(', ')}`);
+console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failedSteps.length > 0 ? 1 : 0);
