@@ -10,10 +10,21 @@ import { authRoutes } from './auth/routes.js';
 import type { Config } from './config.js';
 import { registerConsole } from './console/static.js';
 import { checkDatabase, type DatabaseHandle } from './db/database.js';
+import { feedbackRoutes } from './feedback/routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { ChannelPool } from './providers/channel-pool.js';
+import { providerRoutes } from './providers/routes.js';
+import { type ProvidersDeps, seedSandboxProviders } from './providers/service.js';
 import { referenceRoutes } from './reference/routes.js';
 import { systemMailRoutes } from './system-mail/routes.js';
 import { SystemMailer } from './system-mail/service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Live provider channels, shared by the API (test connection, balances) and the sending engine. */
+    channels: ChannelPool;
+  }
+}
 
 export interface AppOptions {
   config: Config;
@@ -45,8 +56,19 @@ export async function buildApp({ config, database, logger = false, serveConsole 
   await app.register(fastifyMultipart, { limits: { fileSize: 5 * 1024 * 1024, files: 10, fields: 20 } });
   await app.register(sessionGuard, { db, sessionIdleMs: config.sessionIdleDays * 24 * 60 * 60 * 1000 });
 
+  const pool = new ChannelPool(db, config.secret);
+  app.decorate('channels', pool);
+  app.addHook('onClose', () => pool.closeAll());
+  const providerDeps: ProvidersDeps = { db, pool, secretKey: config.secret };
   const mailer = new SystemMailer(db, app.log);
-  await app.register(authRoutes, { db, mailer, publicUrl: config.publicUrl });
+  await app.register(authRoutes, {
+    db,
+    mailer,
+    publicUrl: config.publicUrl,
+    onAccountCreated: config.seed ? (accountId) => seedSandboxProviders(providerDeps, accountId) : undefined,
+  });
+  await app.register(providerRoutes, providerDeps);
+  await app.register(feedbackRoutes, { db, dataDir: config.dataDir });
   await app.register(referenceRoutes);
   await app.register(systemMailRoutes, { db });
 

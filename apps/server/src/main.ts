@@ -6,6 +6,7 @@ import { createFirstAdmin } from './auth/service.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { seedSandboxProviders } from './providers/service.js';
 
 const ROLES = ['serve', 'api', 'worker'] as const;
 type ProcessRole = (typeof ROLES)[number];
@@ -20,20 +21,22 @@ async function main(): Promise<void> {
   const database = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'herald.db') });
   await migrateToLatest(database);
 
-  const admin = await createFirstAdmin(database.db);
-  if (admin) {
-    const line = '='.repeat(64);
-    process.stdout.write(
-      `\n${line}\n Herald first start: an admin account was created.\n  e-mail:   ${admin.email}\n  password: ${admin.password}\n This password is shown once; change it under Settings > Account.\n${line}\n\n`,
-    );
-  }
-
   const app = await buildApp({
     config,
     database,
     logger: { level: config.logLevel },
     serveConsole: role !== 'worker',
   });
+
+  const admin = await createFirstAdmin(database.db);
+  if (admin) {
+    if (config.seed)
+      await seedSandboxProviders({ db: database.db, pool: app.channels, secretKey: config.secret }, admin.accountId);
+    const line = '='.repeat(64);
+    process.stdout.write(
+      `\n${line}\n Herald first start: an admin account was created.\n  e-mail:   ${admin.email}\n  password: ${admin.password}\n This password is shown once; change it under Settings > Account.${config.seed ? '\n Sandbox e-mail and SMS providers are ready: send a first campaign now.' : ''}\n${line}\n\n`,
+    );
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -26,6 +26,8 @@ export interface AuthDeps {
   db: Db;
   mailer: SystemMailer;
   publicUrl: string;
+  /** Runs after sign-up, e.g. to give the account sandbox providers. */
+  onAccountCreated?: ((accountId: number) => Promise<void>) | undefined;
 }
 
 export interface SignupInput {
@@ -67,6 +69,7 @@ export async function signup(deps: AuthDeps, input: SignupInput): Promise<{ toke
       { email, passwordHash, timeZoneId: input.timeZone.id, avatar, language, profile: role, isAdmin: false },
       now,
     );
+    await deps.onAccountCreated?.(accountId);
     return { token: await openSession(deps.db, accountId, role) };
   } catch (error) {
     if (isUniqueViolation(error)) throw invalidField('email', { key: 'validation.nameExists' });
@@ -198,12 +201,12 @@ export async function resetPassword(
 }
 
 /** On first start with no accounts: an admin with a generated password, printed once by the caller. */
-export async function createFirstAdmin(db: Db): Promise<{ email: string; password: string } | null> {
+export async function createFirstAdmin(db: Db): Promise<{ accountId: number; email: string; password: string } | null> {
   if ((await q.countAccounts(db)) > 0) return null;
   const email = 'admin@herald.local';
   const password = generatePassword();
   const now = Date.now();
-  await q.insertAccount(
+  const accountId = await q.insertAccount(
     db,
     {
       email,
@@ -216,7 +219,7 @@ export async function createFirstAdmin(db: Db): Promise<{ email: string; passwor
     },
     now,
   );
-  return { email, password };
+  return { accountId, email, password };
 }
 
 /** The reference zone whose UTC list holds the server's own zone, else the first UTC+0 entry. */

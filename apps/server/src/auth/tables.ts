@@ -10,6 +10,8 @@ export interface AccountsTable {
   /** The usage profile last chosen: site or api. */
   profile: string;
   is_admin: number;
+  /** Where SMTP bounces for this account's mail go (Settings > Account). */
+  bounce_address: Generated<string | null>;
   created_at: number;
   updated_at: number;
 }

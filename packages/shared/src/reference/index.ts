@@ -2,10 +2,10 @@
 import { TIME_ZONES } from './time-zones.js';
 import type { TimeZoneEntry } from './types.js';
 
-export type { CountryEntry, LanguageEntry, TimeZoneEntry } from './types.js';
-export { TIME_ZONES } from './time-zones.js';
-export { LANGUAGE_ENTRIES } from './languages.js';
 export { COUNTRIES } from './countries.js';
+export { LANGUAGE_ENTRIES } from './languages.js';
+export { TIME_ZONES } from './time-zones.js';
+export type { CountryEntry, LanguageEntry, TimeZoneEntry } from './types.js';
 
 const TIME_ZONES_BY_ID = new Map(TIME_ZONES.map((zone) => [zone.id, zone]));
 

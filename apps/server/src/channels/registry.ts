@@ -1,0 +1,9 @@
+/** Every provider type Herald knows; the console's config form is rendered from these definitions. */
+import { sandboxEmailChannel, sandboxSmsChannel } from './sandbox.js';
+import type { ChannelDefinition } from './types.js';
+
+export const CHANNEL_DEFINITIONS: readonly ChannelDefinition[] = [sandboxEmailChannel, sandboxSmsChannel];
+
+export function findChannelDefinition(type: string): ChannelDefinition | undefined {
+  return CHANNEL_DEFINITIONS.find((definition) => definition.type === type);
+}

@@ -1,0 +1,95 @@
+/**
+ * Sandbox channels keep messages inside Herald (the console's inbox screen) and simulate delivery
+ * receipts, so a new account can run a whole campaign with no outside service.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ChannelCategory } from '@herald/shared';
+import type {
+  Channel,
+  ChannelContext,
+  ChannelDefinition,
+  ChannelField,
+  ChannelSettings,
+  OutgoingMessage,
+  SendResult,
+} from './types.js';
+
+const SIMULATION_FIELDS: readonly ChannelField[] = [
+  { name: 'deliveredShare', label: 'providers.field.deliveredShare', kind: 'number', min: 0, max: 100, default: 95 },
+  { name: 'receiptDelaySeconds', label: 'providers.field.receiptDelaySeconds', kind: 'number', min: 0, max: 3600, default: 2 },
+  { name: 'balance', label: 'providers.field.sandboxBalance', kind: 'number', min: 0, default: 1000 },
+];
+
+function createSandbox(category: ChannelCategory, settings: ChannelSettings, context: ChannelContext): Channel {
+  const inbox = context.sandboxInbox;
+  if (!inbox) throw new Error('sandbox channels need an inbox');
+  const deliveredShare = Number(settings.deliveredShare ?? 95) / 100;
+  const delayMs = Number(settings.receiptDelaySeconds ?? 2) * 1000;
+  const timers = new Set<NodeJS.Timeout>();
+
+  function scheduleReceipt(providerMessageId: string): void {
+    const status = Math.random() < deliveredShare ? 'delivered' : 'undelivered';
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      void inbox!.setStatus(providerMessageId, status).then(() =>
+        context.onDeliveryReport?.({
+          providerMessageId,
+          status,
+          providerStatus: status === 'delivered' ? 'sandbox: delivered' : 'sandbox: simulated failure',
+          at: Date.now(),
+        }),
+      );
+    }, delayMs);
+    timers.add(timer);
+  }
+
+  return {
+    async send(messages: OutgoingMessage[]): Promise<SendResult[]> {
+      const results: SendResult[] = [];
+      for (const message of messages) {
+        const providerMessageId = `sandbox-${randomUUID()}`;
+        const email = category === 'EMAIL' && 'subject' in message ? message : null;
+        await inbox.store({
+          recipient: message.to,
+          subject: email ? email.subject : null,
+          body: email ? (email.html ?? email.text ?? String(email.raw ?? '')) : 'text' in message ? (message.text ?? '') : '',
+          providerMessageId,
+        });
+        scheduleReceipt(providerMessageId);
+        results.push({ id: message.id, accepted: true, providerMessageId, parts: 1 });
+      }
+      return results;
+    },
+    async verify() {
+      return { ok: true, message: 'sandbox: messages stay inside Herald' };
+    },
+    async balance() {
+      return { amount: Number(settings.balance ?? 1000), currency: 'SBX' };
+    },
+    async close() {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}
+
+export const sandboxEmailChannel: ChannelDefinition = {
+  type: 'sandbox-email',
+  category: 'EMAIL',
+  fields: [
+    { name: 'senderName', label: 'providers.field.senderName', kind: 'string', default: 'Herald Sandbox' },
+    { name: 'senderEmail', label: 'providers.field.senderEmail', kind: 'email', required: true, default: 'sandbox@herald.local' },
+    ...SIMULATION_FIELDS,
+  ],
+  create: (settings, context) => createSandbox('EMAIL', settings, context),
+};
+
+export const sandboxSmsChannel: ChannelDefinition = {
+  type: 'sandbox-sms',
+  category: 'SMS',
+  fields: [
+    { name: 'sender', label: 'providers.field.sender', kind: 'string', required: true, default: 'Herald' },
+    ...SIMULATION_FIELDS,
+  ],
+  create: (settings, context) => createSandbox('SMS', settings, context),
+};

@@ -1,0 +1,118 @@
+/**
+ * SMS segment arithmetic shared by the console (live counter under the text box) and the SMPP channel
+ * (which submits exactly the parts splitSms returns), so what the user is shown is what gets billed.
+ */
+
+export type SmsEncoding = 'GSM-7' | 'UCS-2';
+
+export interface SmsSegments {
+  encoding: SmsEncoding;
+  /** Septets for GSM-7 (extension characters count 2), UTF-16 code units for UCS-2. */
+  characters: number;
+  parts: number;
+  /** Capacity of one part: 160/153 for GSM-7, 70/67 for UCS-2 (single / concatenated). */
+  perPart: number;
+}
+
+/** GSM 03.38 default alphabet in code order; 0x1B is the escape to the extension table, never a character. */
+const GSM7_BASIC =
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1BÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const GSM7_ESCAPE = 0x1b;
+/** GSM 03.38 extension table: each is sent as ESC + this code, so it costs two septets. */
+const GSM7_EXTENSION: ReadonlyMap<string, number> = new Map([
+  ['\f', 0x0a],
+  ['^', 0x14],
+  ['{', 0x28],
+  ['}', 0x29],
+  ['\\', 0x2f],
+  ['[', 0x3c],
+  ['~', 0x3d],
+  [']', 0x3e],
+  ['|', 0x40],
+  ['€', 0x65],
+]);
+const GSM7_CODES: ReadonlyMap<string, number> = new Map(
+  [...GSM7_BASIC].map((char, code) => [char, code] as const).filter(([, code]) => code !== GSM7_ESCAPE),
+);
+
+const GSM7_SINGLE = 160;
+const GSM7_CONCATENATED = 153;
+const UCS2_SINGLE = 70;
+const UCS2_CONCATENATED = 67;
+
+/** True when every character is in the GSM 03.38 basic charset or its extension table. */
+export function isGsm7(text: string): boolean {
+  for (const char of text) {
+    if (!GSM7_CODES.has(char) && !GSM7_EXTENSION.has(char)) return false;
+  }
+  return true;
+}
+
+function gsm7Length(text: string): number {
+  let septets = 0;
+  for (const char of text) septets += GSM7_EXTENSION.has(char) ? 2 : 1;
+  return septets;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** Greedy cut into parts of at most `limit` units, never between ESC and its extension code or inside a surrogate pair. */
+function cut(text: string, gsm: boolean, limit: number): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  let used = 0;
+  let i = 0;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    const pair = !gsm && isHighSurrogate(code) && i + 1 < text.length;
+    const width = pair ? 2 : 1;
+    const cost = gsm ? (GSM7_EXTENSION.has(text[i]!) ? 2 : 1) : width;
+    if (used + cost > limit) {
+      parts.push(text.slice(start, i));
+      start = i;
+      used = 0;
+    }
+    used += cost;
+    i += width;
+  }
+  if (i > start) parts.push(text.slice(start));
+  return parts;
+}
+
+/** The parts a text is sent as: [] for an empty text, [text] when it fits one SMS, else concatenated parts. */
+export function splitSms(text: string): string[] {
+  if (text === '') return [];
+  const gsm = isGsm7(text);
+  const length = gsm ? gsm7Length(text) : text.length;
+  if (length <= (gsm ? GSM7_SINGLE : UCS2_SINGLE)) return [text];
+  return cut(text, gsm, gsm ? GSM7_CONCATENATED : UCS2_CONCATENATED);
+}
+
+export function smsSegments(text: string): SmsSegments {
+  const gsm = isGsm7(text);
+  const characters = gsm ? gsm7Length(text) : text.length;
+  const single = gsm ? GSM7_SINGLE : UCS2_SINGLE;
+  const concatenated = characters > single;
+  return {
+    encoding: gsm ? 'GSM-7' : 'UCS-2',
+    characters,
+    parts: splitSms(text).length,
+    perPart: concatenated ? (gsm ? GSM7_CONCATENATED : UCS2_CONCATENATED) : single,
+  };
+}
+
+/**
+ * GSM-7 text as unpacked septets, one per octet, the way SMPP carries data_coding 0x00
+ * (the SMSC packs them). Characters outside the alphabet become '?'; check isGsm7 first.
+ */
+export function encodeGsm7(text: string): Uint8Array {
+  const septets: number[] = [];
+  for (const char of text) {
+    const extension = GSM7_EXTENSION.get(char);
+    if (extension !== undefined) septets.push(GSM7_ESCAPE, extension);
+    else septets.push(GSM7_CODES.get(char) ?? 0x3f);
+  }
+  return Uint8Array.from(septets);
+}
