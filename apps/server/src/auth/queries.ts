@@ -120,9 +120,12 @@ export async function countLoginFailures(
   return { count: Number(row.count), oldest: row.oldest === null ? null : Number(row.oldest) };
 }
 
-export async function recordLoginFailure(db: Db, attemptKey: string, now: number, forgetBefore: number): Promise<void> {
+/** Throttle events older than the longest window (an hour) are pruned as new ones arrive. */
+const THROTTLE_MEMORY_MS = 60 * 60 * 1000;
+
+export async function recordLoginFailure(db: Db, attemptKey: string, now: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('login_failures').where('failed_at', '<=', forgetBefore).execute();
+    await trx.deleteFrom('login_failures').where('failed_at', '<=', now - THROTTLE_MEMORY_MS).execute();
     await trx.insertInto('login_failures').values({ attempt_key: attemptKey, failed_at: now }).execute();
   });
 }

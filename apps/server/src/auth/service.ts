@@ -21,6 +21,7 @@ import * as q from './queries.js';
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 const LOGIN_MAX_FAILURES = 10;
 const RESET_TTL_MS = 60 * 60 * 1000;
+const RESET_MAILS_PER_HOUR = 5;
 
 export interface AuthDeps {
   db: Db;
@@ -90,7 +91,7 @@ export async function login(deps: AuthDeps, username: string, password: string, 
   const account = email ? await q.findAccountByEmail(deps.db, email) : undefined;
   const valid = account ? await verifyPassword(password, account.password_hash) : false;
   if (!account || !valid) {
-    await q.recordLoginFailure(deps.db, attemptKey, now, now - LOGIN_WINDOW_MS);
+    await q.recordLoginFailure(deps.db, attemptKey, now);
     throw new AppError(401, 'login.loginFail');
   }
   await q.clearLoginFailures(deps.db, attemptKey);
@@ -162,8 +163,12 @@ export async function switchProfile(db: Db, session: SessionContext, profile: Pr
 export async function requestPasswordReset(deps: AuthDeps, email: string, language: Language): Promise<void> {
   const account = await q.findAccountByEmail(deps.db, email.trim());
   if (!account) return;
-  const token = newToken();
   const now = Date.now();
+  // The same throttle table as log-ins: a mailbox gets at most a few reset mails an hour.
+  const attemptKey = `reset|${account.email}`;
+  if ((await q.countLoginFailures(deps.db, attemptKey, now - RESET_TTL_MS)).count >= RESET_MAILS_PER_HOUR) return;
+  await q.recordLoginFailure(deps.db, attemptKey, now);
+  const token = newToken();
   await q.insertPasswordReset(deps.db, Number(account.id), token, now + RESET_TTL_MS, now);
   const link = `${deps.publicUrl}/reset?token=${encodeURIComponent(token)}`;
   await deps.mailer.send({

@@ -264,6 +264,15 @@ describe('password reset', () => {
     expect(res.statusCode).toBe(400);
   });
 
+  it('sends at most 5 reset mails an hour to one mailbox', async () => {
+    const user = await signUp(t.app);
+    for (let i = 0; i < 7; i++) {
+      await t.app.inject({ method: 'GET', url: `/api/data/users/restore-password?email=${encodeURIComponent(user.email)}` });
+    }
+    const mails = await t.database.db.selectFrom('system_outbox').select('id').where('recipient', '=', user.email).execute();
+    expect(mails).toHaveLength(5);
+  });
+
   it('answers the same for an unknown address and sends nothing', async () => {
     const before = await t.database.db.selectFrom('system_outbox').select('id').execute();
     const res = await t.app.inject({ method: 'GET', url: '/api/data/users/restore-password?email=ghost@example.com' });
