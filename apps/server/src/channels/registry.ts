@@ -2,12 +2,14 @@
 import { genericHttpSmsChannel } from './generic-http-sms.js';
 import { sandboxEmailChannel, sandboxSmsChannel } from './sandbox.js';
 import { smsRuChannel } from './smsru.js';
+import { smtpChannel } from './smtp.js';
 import { twilioChannel } from './twilio.js';
 import type { ChannelDefinition } from './types.js';
 
 export const CHANNEL_DEFINITIONS: readonly ChannelDefinition[] = [
   sandboxEmailChannel,
   sandboxSmsChannel,
+  smtpChannel,
   twilioChannel,
   genericHttpSmsChannel,
   smsRuChannel,
