@@ -42,15 +42,17 @@ const UCS2_CONCATENATED = 67;
 
 /** True when every character is in the GSM 03.38 basic charset or its extension table. */
 export function isGsm7(text: string): boolean {
-  for (const char of text) {
+  // Every GSM character is one UTF-16 unit, so a half of a surrogate pair simply fails the lookup.
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
     if (!GSM7_CODES.has(char) && !GSM7_EXTENSION.has(char)) return false;
   }
   return true;
 }
 
 function gsm7Length(text: string): number {
-  let septets = 0;
-  for (const char of text) septets += GSM7_EXTENSION.has(char) ? 2 : 1;
+  let septets = text.length;
+  for (let i = 0; i < text.length; i++) if (GSM7_EXTENSION.has(text[i]!)) septets++;
   return septets;
 }
 
@@ -108,11 +110,16 @@ export function smsSegments(text: string): SmsSegments {
  * (the SMSC packs them). Characters outside the alphabet become '?'; check isGsm7 first.
  */
 export function encodeGsm7(text: string): Uint8Array {
-  const septets: number[] = [];
+  const septets = new Uint8Array(text.length * 2);
+  let length = 0;
   for (const char of text) {
     const extension = GSM7_EXTENSION.get(char);
-    if (extension !== undefined) septets.push(GSM7_ESCAPE, extension);
-    else septets.push(GSM7_CODES.get(char) ?? 0x3f);
+    if (extension !== undefined) {
+      septets[length++] = GSM7_ESCAPE;
+      septets[length++] = extension;
+    } else {
+      septets[length++] = GSM7_CODES.get(char) ?? 0x3f;
+    }
   }
-  return Uint8Array.from(septets);
+  return septets.subarray(0, length);
 }
