@@ -125,7 +125,10 @@ const THROTTLE_MEMORY_MS = 60 * 60 * 1000;
 
 export async function recordLoginFailure(db: Db, attemptKey: string, now: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('login_failures').where('failed_at', '<=', now - THROTTLE_MEMORY_MS).execute();
+    await trx
+      .deleteFrom('login_failures')
+      .where('failed_at', '<=', now - THROTTLE_MEMORY_MS)
+      .execute();
     await trx.insertInto('login_failures').values({ attempt_key: attemptKey, failed_at: now }).execute();
   });
 }

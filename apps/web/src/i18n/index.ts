@@ -2,7 +2,7 @@
  * react-i18next with ru, en and uk. Each area keeps its texts in `<area>/locales/<lang>.json`,
  * loaded as the namespace named after the area's folder; server message keys come from @herald/shared.
  */
-import { DEFAULT_LANGUAGE, ERROR_MESSAGES, type Language, LANGUAGES } from '@herald/shared';
+import { DEFAULT_LANGUAGE, ERROR_MESSAGES, LANGUAGES, type Language } from '@herald/shared';
 import i18n from 'i18next';
 import Cookies from 'js-cookie';
 import { initReactI18next } from 'react-i18next';

@@ -1,0 +1,27 @@
+/** Entry: error capture, then React; errors caught by React boundaries go to the same log. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import './i18n';
+import './layout/global.css';
+import { installErrorCapture, logError } from './layout/errorLog';
+
+installErrorCapture();
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+
+createRoot(container, {
+  onCaughtError: (error, info) => {
+    console.error(error);
+    logError('react', error, info.componentStack);
+  },
+  onUncaughtError: (error, info) => {
+    console.error(error);
+    logError('react', error, info.componentStack);
+  },
+}).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

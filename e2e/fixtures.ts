@@ -1,0 +1,31 @@
+import { type APIRequestContext, type BrowserContext, expect, type Page } from '@playwright/test';
+
+export const PASSWORD = 'Herald123';
+
+let counter = 0;
+export function uniqueEmail(prefix = 'e2e'): string {
+  counter += 1;
+  return `${prefix}-${Date.now()}-${counter}@example.com`;
+}
+
+/** Signs up through the API and puts the token where the console keeps it, to skip the forms. */
+export async function signedIn(
+  request: APIRequestContext,
+  context: BrowserContext,
+  baseURL: string,
+  role: 'site' | 'api' = 'site',
+): Promise<{ email: string; token: string }> {
+  const email = uniqueEmail('api');
+  const res = await request.post('/api/data/users', {
+    data: { email, password: PASSWORD, timeZone: { id: '001', offset: -12 }, role },
+  });
+  expect(res.status()).toBe(200);
+  const { token } = (await res.json()) as { token: string };
+  await context.addCookies([{ name: 'Admin-Token', value: token, url: baseURL }]);
+  return { email, token };
+}
+
+export async function expectDashboard(page: Page): Promise<void> {
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByTestId('dashboard')).toBeVisible();
+}
