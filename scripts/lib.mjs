@@ -37,12 +37,13 @@ function mtime(file) {
   return existsSync(file) ? statSync(file).mtimeMs : 0;
 }
 
-/** npm ci when node_modules is missing or older than the lock file. */
+/** Installs from the lock file when node_modules is missing or older than it. */
 export function ensureInstalled() {
   const installed = path.join(root, 'node_modules/.package-lock.json');
   if (mtime(installed) >= mtime(path.join(root, 'package-lock.json'))) return;
   console.log('Installing dependencies (first run builds better-sqlite3, about 2 minutes)...');
-  mustRun(npm, ['ci', '--no-audit', '--no-fund']);
+  // npm 11 refuses `npm ci` on this lock (it wants every platform's optional biome binary), so install from it.
+  mustRun(npm, ['install', '--no-audit', '--no-fund']);
 }
 
 const WORKSPACES = ['packages/shared', 'packages/sdk', 'apps/server', 'apps/web'];
