@@ -17,6 +17,8 @@ export interface SessionContext {
   profile: string;
   roles: Role[];
   language: Language | null;
+  avatar: string;
+  timeZoneId: string;
 }
 
 declare module 'fastify' {
@@ -65,6 +67,8 @@ export const sessionGuard = fp<GuardOptions>(async (app: FastifyInstance, { db, 
           profile: row.profile,
           roles: rolesOf(row.profile, row.is_admin === 1),
           language: isLanguage(row.language) ? row.language : null,
+          avatar: row.avatar,
+          timeZoneId: row.time_zone_id,
         };
         if (!request.headers['accept-language'] && request.session.language) request.lang = request.session.language;
       }

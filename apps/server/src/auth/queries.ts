@@ -14,6 +14,8 @@ export function findSessionByToken(db: Db, token: string, seenAfter: number) {
       'accounts.email',
       'accounts.is_admin',
       'accounts.language',
+      'accounts.avatar',
+      'accounts.time_zone_id',
     ])
     .where('sessions.token_hash', '=', hashToken(token))
     .where('sessions.last_seen_at', '>', seenAfter)

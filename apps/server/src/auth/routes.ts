@@ -41,7 +41,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthDeps> = async (app, deps)
   app.get(
     '/api/data/users',
     { schema: { tags, summary: 'The logged-in user', response: { 200: s.UserInfo } } },
-    async (request) => auth.userInfo(db, sessionOf(request)),
+    async (request) => auth.userInfo(sessionOf(request)),
   );
 
   app.get(
