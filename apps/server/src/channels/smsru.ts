@@ -12,7 +12,7 @@ import {
   sendSmsBatch,
   settingText,
   snippet,
-} from './generic-http-sms.js';
+} from './http.js';
 import { scalarText } from './http-callbacks.js';
 import {
   type Balance,

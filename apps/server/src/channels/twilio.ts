@@ -12,7 +12,7 @@ import {
   SEND_TIMEOUT_MS,
   sendSmsBatch,
   settingText,
-} from './generic-http-sms.js';
+} from './http.js';
 import { scalarText } from './http-callbacks.js';
 import {
   type Balance,
