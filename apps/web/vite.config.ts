@@ -1,9 +1,10 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 export default defineConfig({
   plugins: [react()],
-  resolve: { conditions: ['source'] },
+  // Spread the defaults so 'source' (workspace TS) is added without losing development|production exports.
+  resolve: { conditions: [...defaultClientConditions, 'source'] },
   server: { port: 5173, proxy: { '/api': 'http://127.0.0.1:3000' } },
   build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 900 },
 });

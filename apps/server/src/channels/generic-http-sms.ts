@@ -21,7 +21,6 @@ import {
   type ChannelContext,
   type ChannelDefinition,
   type ChannelSettings,
-  type OutgoingMessage,
   type OutgoingSms,
   type SendResult,
   VERIFY_TIMEOUT_MS,
