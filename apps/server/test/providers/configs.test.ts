@@ -174,6 +174,20 @@ describe('provider configs', () => {
     expect(list.json().filter((c: { name: string }) => c.name === 'Taken')).toHaveLength(1);
   });
 
+  it('names an SMTP port out of range and a missing host, and saves nothing', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/provider-configurations',
+      headers: as(owner),
+      payload: { name: 'Bad SMTP', type: 'smtp', settings: { port: 70000, senderEmail: 'news@example.com' } },
+    });
+    expect(res.statusCode).toBe(400);
+    const byField = Object.fromEntries(res.json().fields.map((f: { field: string; key: string }) => [f.field, f.key]));
+    expect(byField).toMatchObject({ host: 'validation.mandatory', port: 'validation.outOfRange' });
+    const list = await t.app.inject({ method: 'GET', url: '/api/data/provider-configurations/custom', headers: as(owner) });
+    expect(list.json().map((c: { name: string }) => c.name)).not.toContain('Bad SMTP');
+  });
+
   it('counts configs per category', async () => {
     const user = await signUp(t.app);
     await createSandbox(user);
