@@ -24,6 +24,8 @@ const Account = lazy(() => import('../sections/settings/Account'));
 const Reports = lazy(() => import('../sections/statistics/Reports'));
 const MessageLog = lazy(() => import('../sections/statistics/MessageLog'));
 const Documentation = lazy(() => import('../sections/documentation/Documentation'));
+const FeedbackInbox = lazy(() => import('../sections/admin/FeedbackInbox'));
+const SystemOutbox = lazy(() => import('../sections/admin/SystemOutbox'));
 
 /** Icons are named here and drawn by the sidebar, so the route table adds no icon code to the first load. */
 export type RouteIcon =
@@ -77,6 +79,7 @@ export interface ResolvedRoute extends Omit<RouteEntry, 'children' | 'redirect'>
 
 const SITE: readonly Role[] = ['site', 'admin'];
 const API: readonly Role[] = ['api', 'admin'];
+const ADMIN: readonly Role[] = ['admin'];
 
 const TABLE: RouteEntry[] = [
   { path: '/dashboard', title: 'router:dashboard', icon: 'dashboard', affix: true, element: <Dashboard /> },
@@ -204,6 +207,17 @@ const TABLE: RouteEntry[] = [
     children: [
       { path: 'api', title: 'router:docApi', icon: 'api', element: <Documentation focus="api" /> },
       { path: 'sdk', title: 'router:docSdk', icon: 'code', element: <Documentation focus="sdk" /> },
+    ],
+  },
+  {
+    path: '/admin',
+    title: 'router:admin',
+    icon: 'team',
+    roles: ADMIN,
+    redirect: 'feedback',
+    children: [
+      { path: 'feedback', title: 'router:adminFeedback', icon: 'message', element: <FeedbackInbox /> },
+      { path: 'outbox', title: 'router:adminOutbox', icon: 'mail', element: <SystemOutbox /> },
     ],
   },
 ];
