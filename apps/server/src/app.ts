@@ -1,4 +1,5 @@
 /** Builds the Fastify application: external plugins first, then Herald's own domains. */
+import { hostname } from 'node:os';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
@@ -10,6 +11,8 @@ import { authRoutes } from './auth/routes.js';
 import type { Config } from './config.js';
 import { registerConsole } from './console/static.js';
 import { checkDatabase, type DatabaseHandle } from './db/database.js';
+import { payloadContent } from './engine/content.js';
+import { Dispatcher } from './engine/dispatcher.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { ChannelPool } from './providers/channel-pool.js';
@@ -23,6 +26,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Live provider channels, shared by the API (test connection, balances) and the sending engine. */
     channels: ChannelPool;
+    /** The sending loop; started only in processes that run workers. */
+    engine: Dispatcher;
   }
 }
 
@@ -32,9 +37,17 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Serve the built console from apps/web/dist (off in API tests). */
   serveConsole?: boolean;
+  /** Run the sending loop in this process (herald serve and herald worker). */
+  runWorkers?: boolean;
 }
 
-export async function buildApp({ config, database, logger = false, serveConsole = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  logger = false,
+  serveConsole = false,
+  runWorkers = false,
+}: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimitBytes,
@@ -58,7 +71,20 @@ export async function buildApp({ config, database, logger = false, serveConsole 
 
   const pool = new ChannelPool(db, config.secret);
   app.decorate('channels', pool);
-  app.addHook('onClose', () => pool.closeAll());
+  const engine = new Dispatcher({
+    db,
+    dialect: database.dialect,
+    pool,
+    content: payloadContent,
+    owner: `${hostname()}:${process.pid}`,
+    log: app.log,
+  });
+  app.decorate('engine', engine);
+  if (runWorkers) app.addHook('onReady', async () => engine.start());
+  app.addHook('onClose', async () => {
+    await engine.stop();
+    await pool.closeAll();
+  });
   const providerDeps: ProvidersDeps = { db, pool, secretKey: config.secret };
   const mailer = new SystemMailer(db, app.log);
   await app.register(authRoutes, {

@@ -26,6 +26,7 @@ async function main(): Promise<void> {
     database,
     logger: { level: config.logLevel },
     serveConsole: role !== 'worker',
+    runWorkers: role !== 'api',
   });
 
   const admin = await createFirstAdmin(database.db);

@@ -1,7 +1,8 @@
 /** The whole database as Kysely sees it: each domain declares its own tables. */
 import type { AuthTables } from '../auth/tables.js';
 import type { FeedbackTables } from '../feedback/tables.js';
+import type { MessageTables } from '../messages/tables.js';
 import type { ProviderTables } from '../providers/tables.js';
 import type { SystemMailTables } from '../system-mail/tables.js';
 
-export interface Database extends AuthTables, FeedbackTables, ProviderTables, SystemMailTables {}
+export interface Database extends AuthTables, FeedbackTables, MessageTables, ProviderTables, SystemMailTables {}

@@ -4,10 +4,12 @@ import { accounts } from './0001_accounts.js';
 import { feedback } from './0002_feedback.js';
 import { systemMail } from './0003_system_mail.js';
 import { providers } from './0004_providers.js';
+import { sending } from './0007_sending.js';
 
 export const migrations: Record<string, PortableMigration> = {
   '0001_accounts': accounts,
   '0002_feedback': feedback,
   '0003_system_mail': systemMail,
   '0004_providers': providers,
+  '0007_sending': sending,
 };

@@ -1,0 +1,300 @@
+/**
+ * The sending loop: claim a batch, resolve its content, route each message through its configs in
+ * failover order (filters, limits, health), send, and write every outcome through the ledger.
+ * A message is `sent` only after its provider accepted it.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { DeliveryReport, OutgoingMessage, SendResult } from '../channels/types.js';
+import type { Db, Dialect } from '../db/database.js';
+import { applyTransitions, type Transition } from '../messages/ledger.js';
+import type { ChannelPool } from '../providers/channel-pool.js';
+import type { ContentResolver } from './content.js';
+import { ConfigHealth, OPEN_FOR_MS } from './health.js';
+import { nextPeriodStart, release, reserve } from './limits.js';
+import { type ClaimedMessage, DbQueue } from './queue.js';
+import { RouteBook, type RouteConfig } from './routing.js';
+
+export const MAX_ATTEMPTS = 5;
+const RETRY_BASE_MS = 30_000;
+const RETRY_MAX_MS = 60 * 60 * 1000;
+
+/** 30 s, 1 min, 2 min … capped at an hour. */
+export function retryDelay(attempts: number): number {
+  return Math.min(RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1), RETRY_MAX_MS);
+}
+
+export interface DispatcherOptions {
+  db: Db;
+  dialect: Dialect;
+  pool: ChannelPool;
+  content: ContentResolver;
+  owner: string;
+  batchSize?: number;
+  /** Batches in flight at once: providers are kept busy while another batch's statuses are written. */
+  concurrency?: number;
+  leaseMs?: number;
+  pollMs?: number;
+  log?: FastifyBaseLogger;
+}
+
+interface Routed {
+  message: ClaimedMessage;
+  content: OutgoingMessage;
+  candidates: RouteConfig[];
+  cursor: number;
+  transientError: string | null;
+  limitSpent: 'day' | 'month' | null;
+}
+
+const RECEIPT_RETRIES = 30;
+
+export class Dispatcher {
+  readonly queue: DbQueue;
+  readonly health = new ConfigHealth();
+  private running = false;
+  private loops: Promise<void>[] = [];
+  private leaseTimer: NodeJS.Timeout | undefined;
+  private readonly batchSize: number;
+  private readonly concurrency: number;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private wake: (() => void) | undefined;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.batchSize = options.batchSize ?? 200;
+    this.concurrency = options.concurrency ?? 2;
+    this.pollMs = options.pollMs ?? 250;
+    this.leaseMs = options.leaseMs ?? 120_000;
+    this.queue = new DbQueue({ db: options.db, dialect: options.dialect, owner: options.owner, leaseMs: this.leaseMs });
+    options.pool.onDeliveryReport((configId, report) => void this.applyReceipt(configId, report));
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loops = Array.from({ length: this.concurrency }, () => this.loop());
+    this.leaseTimer = setInterval(
+      () => {
+        this.queue
+          .returnExpiredLeases()
+          .catch((error: unknown) => this.options.log?.error({ err: error }, 'returning expired leases failed'));
+      },
+      Math.min(this.leaseMs / 2, 10_000),
+    );
+    this.leaseTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    clearInterval(this.leaseTimer);
+    this.wake?.();
+    await Promise.all(this.loops);
+  }
+
+  /** New work arrived (a campaign started, an API message was persisted): stop waiting for the next poll. */
+  notify(): void {
+    this.wake?.();
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      try {
+        if ((await this.runOnce()) === 0) await this.sleep();
+      } catch (error) {
+        this.options.log?.error({ err: error }, 'dispatch batch failed; its leases will run out and the messages return');
+        await this.sleep();
+      }
+    }
+  }
+
+  private sleep(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wake = undefined;
+        resolve();
+      }, this.pollMs);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+    });
+  }
+
+  /** Claims and sends one batch; answers how many messages it claimed. */
+  async runOnce(now = Date.now()): Promise<number> {
+    const batch = await this.queue.claim(this.batchSize, now);
+    if (batch.length > 0) await this.process(batch);
+    return batch.length;
+  }
+
+  private async process(batch: ClaimedMessage[]): Promise<void> {
+    const { db, dialect, content } = this.options;
+    const now = Date.now();
+    const transitions: Transition[] = [];
+    const resolved = await content.resolve(batch);
+    const book = await RouteBook.load(
+      db,
+      batch.map((message) => message.accountId),
+    );
+
+    let pending: Routed[] = [];
+    for (const message of batch) {
+      const outcome = resolved.get(message.id);
+      if (!outcome || 'error' in outcome) {
+        transitions.push({
+          message,
+          to: 'failed',
+          detail: outcome?.error ?? 'the message has no content',
+          attempts: message.attempts + 1,
+        });
+        continue;
+      }
+      const candidates = book.candidates(message);
+      if (candidates.length === 0) {
+        transitions.push({ message, to: 'filtered', detail: 'no active configuration serves this recipient' });
+        continue;
+      }
+      pending.push({ message, content: outcome.message, candidates, cursor: 0, transientError: null, limitSpent: null });
+    }
+
+    const exhausted: Routed[] = [];
+    while (pending.length > 0) {
+      const next: Routed[] = [];
+      const advance = (item: Routed) => {
+        item.cursor += 1;
+        (item.cursor < item.candidates.length ? next : exhausted).push(item);
+      };
+      const byConfig = new Map<number, Routed[]>();
+      for (const item of pending) {
+        const id = item.candidates[item.cursor]!.id;
+        byConfig.set(id, [...(byConfig.get(id) ?? []), item]);
+      }
+      await Promise.all(
+        [...byConfig.entries()].map(async ([configId, items]) => {
+          const config = book.config(configId)!;
+          if (!this.health.allows(configId, now)) {
+            items.forEach(advance);
+            return;
+          }
+          const { granted, spent } = await reserve(db, dialect, config, items.length, now);
+          const sending = items.slice(0, granted);
+          for (const item of items.slice(granted)) {
+            item.limitSpent = spent;
+            advance(item);
+          }
+          if (sending.length === 0) return;
+          const results = await this.send(config, sending);
+          let unused = 0;
+          for (const item of sending) {
+            const result = results.get(item.message.id) ?? {
+              id: item.message.id,
+              accepted: false,
+              transient: true,
+              error: 'the provider gave no answer',
+            };
+            if (result.accepted) {
+              this.health.succeeded(configId);
+              transitions.push({
+                message: item.message,
+                to: 'sent',
+                configId,
+                providerMessageId: result.providerMessageId ?? null,
+                detail: null,
+                attempts: item.message.attempts + 1,
+              });
+              continue;
+            }
+            unused += 1;
+            if (result.transient) {
+              this.health.failed(configId, now);
+              item.transientError = result.error ?? 'temporary failure';
+              advance(item);
+            } else {
+              transitions.push({
+                message: item.message,
+                to: 'failed',
+                configId,
+                detail: result.error ?? 'refused',
+                attempts: item.message.attempts + 1,
+              });
+            }
+          }
+          await release(db, configId, unused, now);
+        }),
+      );
+      pending = next;
+    }
+
+    for (const item of exhausted) transitions.push(this.settleExhausted(item, now));
+    await applyTransitions(db, transitions);
+  }
+
+  private async send(config: RouteConfig, items: Routed[]): Promise<Map<number, SendResult>> {
+    try {
+      const results = await this.options.pool.get(config.row).send(items.map((item) => item.content));
+      return new Map(results.map((result) => [result.id, result]));
+    } catch (error) {
+      const message = (error as Error).message;
+      return new Map(
+        items.map((item) => [item.message.id, { id: item.message.id, accepted: false, transient: true, error: message }]),
+      );
+    }
+  }
+
+  /** Every candidate was tried: retry later after a transient failure, wait for the limit, or wait out a failing provider. */
+  private settleExhausted(item: Routed, now: number): Transition {
+    const attempts = item.message.attempts + 1;
+    if (item.transientError !== null) {
+      return attempts >= MAX_ATTEMPTS
+        ? { message: item.message, to: 'failed', detail: item.transientError, attempts }
+        : {
+            message: item.message,
+            to: 'resending',
+            detail: item.transientError,
+            attempts,
+            nextAttemptAt: now + retryDelay(attempts),
+          };
+    }
+    if (item.limitSpent !== null) {
+      return {
+        message: item.message,
+        to: 'unsent',
+        detail: item.limitSpent === 'day' ? 'day limit reached' : 'month limit reached',
+        nextAttemptAt: nextPeriodStart(now, item.limitSpent),
+      };
+    }
+    return { message: item.message, to: 'unsent', detail: 'every configuration is failing', nextAttemptAt: now + OPEN_FOR_MS };
+  }
+
+  /** A receipt may arrive before the sent status is written; it is retried for a while before being dropped. */
+  async applyReceipt(configId: number, report: DeliveryReport, retriesLeft = RECEIPT_RETRIES): Promise<boolean> {
+    const row = await this.options.db
+      .selectFrom('messages')
+      .select(['id', 'account_id', 'campaign_id', 'channel', 'created_at', 'status', 'config_id'])
+      .where('config_id', '=', configId)
+      .where('provider_message_id', '=', report.providerMessageId)
+      .executeTakeFirst();
+    if (!row) {
+      if (retriesLeft > 0 && this.running)
+        setTimeout(() => void this.applyReceipt(configId, report, retriesLeft - 1), 1000).unref();
+      return false;
+    }
+    const moved = await applyTransitions(this.options.db, [
+      {
+        message: {
+          id: Number(row.id),
+          accountId: Number(row.account_id),
+          campaignId: row.campaign_id === null ? null : Number(row.campaign_id),
+          channel: row.channel,
+          createdAt: Number(row.created_at),
+          status: row.status as ClaimedMessage['status'],
+          configId: Number(row.config_id),
+        },
+        to: report.status,
+        detail: report.providerStatus,
+      },
+    ]);
+    return moved.size > 0;
+  }
+}

@@ -1,0 +1,91 @@
+import type { Generated } from 'kysely';
+
+/** The ledger: one row per message, the source of truth for what was sent (ARCHITECTURE.md, Storage). */
+export interface MessagesTable {
+  id: Generated<number>;
+  account_id: number;
+  campaign_id: number | null;
+  /** 0 = priority lane (API), 1 = bulk (campaigns): lower lanes are claimed first. */
+  lane: number;
+  channel: string;
+  recipient: string;
+  contact_id: number | null;
+  template_id: number | null;
+  /** JSON: inline content or variables for messages that do not come from a campaign. */
+  payload: string | null;
+  /** Where the message may go: a provider group, or one config, or (neither) the account default. */
+  route_group_id: number | null;
+  route_config_id: number | null;
+  /** The config that actually took the message. */
+  config_id: number | null;
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  lease_until: number | null;
+  lease_owner: string | null;
+  provider_message_id: string | null;
+  /** The provider's words or Herald's reason for the current status. */
+  detail: string | null;
+  locale: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MessageEventsTable {
+  id: Generated<number>;
+  message_id: number;
+  account_id: number;
+  status: string;
+  config_id: number | null;
+  detail: string | null;
+  at: number;
+}
+
+/** Counts per hour, kept in the same transaction as every status change: reports never scan messages. */
+export interface MessageRollupTable {
+  account_id: number;
+  /** Hours since the epoch of the message's creation, so reports can group by the user's local day. */
+  hour: number;
+  channel: string;
+  config_id: number;
+  campaign_id: number;
+  status: string;
+  count: number;
+}
+
+/** Messages a config took per day and per month, for its limits (embedded mode keeps them here). */
+export interface ConfigUsageTable {
+  config_id: number;
+  /** d:YYYYMMDD or m:YYYYMM in UTC. */
+  period: string;
+  count: number;
+}
+
+/** A mass mailing; its messages are materialised into the ledger when it starts. */
+export interface CampaignsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  channel: string;
+  /** draft, scheduled, sending, paused, sent, cancelled or failed. */
+  state: string;
+  list_id: number | null;
+  template_id: number | null;
+  group_id: number | null;
+  config_id: number | null;
+  scheduled_at: number | null;
+  started_at: number | null;
+  finished_at: number | null;
+  total: number;
+  detail: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MessageTables {
+  campaigns: CampaignsTable;
+  messages: MessagesTable;
+  message_events: MessageEventsTable;
+  message_rollup: MessageRollupTable;
+  config_usage: ConfigUsageTable;
+}

@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canMove } from '../../src/messages/status.js';
+import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
+import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
+import { accountIdOf, dispatcherFor, drain, emails, insert, rollupCounts, statusCounts } from './helpers.js';
+
+let t: TestApp;
+let sink: SmtpSink;
+
+beforeAll(async () => {
+  t = await createTestApp({ seed: true });
+  sink = await startSmtpSink();
+});
+afterAll(async () => {
+  await t.close();
+  await sink.close();
+});
+
+async function newAccount() {
+  const user = await signUp(t.app);
+  return { ...user, accountId: await accountIdOf(t, user.email) };
+}
+
+async function createConfig(token: string, body: Record<string, unknown>): Promise<number> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/data/provider-configurations',
+    headers: { 'x-token': token },
+    payload: body,
+  });
+  if (res.statusCode !== 200) throw new Error(res.body);
+  return res.json().id;
+}
+
+const smtpTo = (port: number) => ({
+  host: '127.0.0.1',
+  port,
+  security: 'none',
+  senderEmail: 'news@herald.test',
+  maxConnections: 2,
+});
+
+describe('status rules', () => {
+  it('moves forward only', () => {
+    expect(canMove('sent', 'delivered')).toBe(true);
+    expect(canMove('delivered', 'read')).toBe(true);
+    expect(canMove('delivered', 'sent')).toBe(false);
+    expect(canMove('read', 'delivered')).toBe(false);
+    expect(canMove('failed', 'sent')).toBe(false);
+  });
+});
+
+describe('dispatch', () => {
+  it('sends every message once through the default sandbox config, and the rollup agrees', async () => {
+    const { accountId } = await newAccount();
+    const ids = await insert(
+      t,
+      emails(
+        accountId,
+        Array.from({ length: 120 }, (_, i) => `r${i}@example.com`),
+      ),
+    );
+    expect(await rollupCounts(t, accountId)).toEqual({ unsent: 120 });
+    await drain(dispatcherFor(t));
+    expect(await statusCounts(t, accountId)).toEqual({ sent: 120 });
+    expect(await rollupCounts(t, accountId)).toEqual({ sent: 120 });
+    const inbox = await t.database.db
+      .selectFrom('sandbox_messages')
+      .select('recipient')
+      .where('account_id', '=', accountId)
+      .execute();
+    expect(new Set(inbox.map((row) => row.recipient)).size).toBe(120);
+    const events = await t.database.db.selectFrom('message_events').selectAll().where('message_id', '=', ids[0]!).execute();
+    expect(events.map((event) => event.status)).toEqual(['sent']);
+  });
+
+  it('fails over to the next config by priority when the first refuses connections', async () => {
+    const { token, accountId } = await newAccount();
+    const dead = await createConfig(token, { name: 'Dead SMTP', type: 'smtp', settings: smtpTo(1) });
+    const live = await createConfig(token, { name: 'Live SMTP', type: 'smtp', settings: smtpTo(sink.port) });
+    const group = await t.app.inject({
+      method: 'POST',
+      url: '/api/provider-configurations/groups',
+      headers: { 'x-token': token },
+      payload: {
+        name: 'Failover',
+        category: 'EMAIL',
+        configs: [
+          { providerConfigId: dead, priority: 1 },
+          { providerConfigId: live, priority: 2 },
+        ],
+      },
+    });
+    const before = sink.messages.length;
+    await insert(t, emails(accountId, ['a@example.com', 'b@example.com', 'c@example.com'], { routeGroupId: group.json().id }));
+    await drain(dispatcherFor(t));
+    expect(await statusCounts(t, accountId)).toEqual({ sent: 3 });
+    const used = await t.database.db.selectFrom('messages').select('config_id').where('account_id', '=', accountId).execute();
+    expect(used.every((row) => Number(row.config_id) === live)).toBe(true);
+    expect(sink.messages.length - before).toBe(3);
+  });
+
+  it('retries a transient failure later, then gives up after the last attempt', async () => {
+    const { token, accountId } = await newAccount();
+    const dead = await createConfig(token, { name: 'Only dead', type: 'smtp', settings: smtpTo(1) });
+    const [id] = await insert(t, emails(accountId, ['x@example.com'], { routeConfigId: dead }));
+    const dispatcher = dispatcherFor(t);
+    await dispatcher.runOnce();
+    const after = await t.database.db.selectFrom('messages').selectAll().where('id', '=', id!).executeTakeFirstOrThrow();
+    expect(after).toMatchObject({ status: 'resending', attempts: 1 });
+    expect(Number(after.next_attempt_at)).toBeGreaterThan(Date.now() + 20_000);
+    expect(after.detail).toMatch(/ECONNREFUSED/);
+    for (let attempt = 2; attempt <= 5; attempt++) {
+      await t.database.db.updateTable('messages').set({ next_attempt_at: 0 }).where('id', '=', id!).execute();
+      dispatcher.health.succeeded(dead);
+      await dispatcher.runOnce();
+    }
+    expect(await statusCounts(t, accountId)).toEqual({ failed: 1 });
+    expect(await rollupCounts(t, accountId)).toEqual({ failed: 1 });
+  });
+
+  it('filters an SMS no config serves, and routes by country filter', async () => {
+    const { token, accountId } = await newAccount();
+    const ukraine = await createConfig(token, {
+      name: 'UA only',
+      type: 'sandbox-sms',
+      filter: [{ kind: 'country', value: 'UA' }],
+    });
+    const sms = (to: string) => ({
+      accountId,
+      campaignId: null,
+      lane: 0,
+      channel: 'SMS',
+      recipient: to,
+      payload: JSON.stringify({ text: 'Hi' }),
+      routeConfigId: ukraine,
+    });
+    await insert(t, [sms('+380501234567'), sms('+14155550100')]);
+    await drain(dispatcherFor(t));
+    expect(await statusCounts(t, accountId)).toEqual({ sent: 1, filtered: 1 });
+  });
+
+  it('claims the priority lane before bulk', async () => {
+    const { accountId } = await newAccount();
+    await insert(t, emails(accountId, ['bulk1@example.com', 'bulk2@example.com'], { lane: 1 }));
+    await insert(t, emails(accountId, ['api@example.com'], { lane: 0 }));
+    const claimed = await dispatcherFor(t, { batchSize: 1 }).queue.claim(1);
+    expect(claimed[0]?.recipient).toBe('api@example.com');
+  });
+
+  it('hands back the leases of a worker that died, and every message is sent exactly once', async () => {
+    const { accountId } = await newAccount();
+    await insert(
+      t,
+      emails(
+        accountId,
+        Array.from({ length: 30 }, (_, i) => `lease${i}@example.com`),
+      ),
+    );
+    const dead = dispatcherFor(t, { owner: 'dead-worker', batchSize: 20, leaseMs: 1 });
+    const taken = await dead.queue.claim(20);
+    expect(taken).toHaveLength(20);
+    expect(await statusCounts(t, accountId)).toEqual({ processing: 20, unsent: 10 });
+    const survivor = dispatcherFor(t, { owner: 'survivor' });
+    await drain(survivor);
+    expect(await statusCounts(t, accountId)).toEqual({ processing: 20, sent: 10 });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await survivor.queue.returnExpiredLeases()).toBe(20);
+    await drain(survivor);
+    expect(await statusCounts(t, accountId)).toEqual({ sent: 30 });
+    expect(await rollupCounts(t, accountId)).toEqual({ sent: 30 });
+    const inbox = await t.database.db
+      .selectFrom('sandbox_messages')
+      .select('recipient')
+      .where('account_id', '=', accountId)
+      .execute();
+    expect(inbox).toHaveLength(30);
+  });
+
+  it('stops at exactly the day limit and leaves the rest waiting for tomorrow', async () => {
+    const { token, accountId } = await newAccount();
+    const limited = await createConfig(token, { name: 'Limited', type: 'sandbox-email', limitPerDay: 7 });
+    await insert(
+      t,
+      emails(
+        accountId,
+        Array.from({ length: 20 }, (_, i) => `lim${i}@example.com`),
+        { routeConfigId: limited },
+      ),
+    );
+    const a = dispatcherFor(t, { owner: 'a', batchSize: 3 });
+    const b = dispatcherFor(t, { owner: 'b', batchSize: 3 });
+    await Promise.all([drain(a), drain(b)]);
+    expect(await statusCounts(t, accountId)).toEqual({ sent: 7, unsent: 13 });
+    const waiting = await t.database.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'unsent')
+      .execute();
+    expect(waiting.every((row) => row.detail === 'day limit reached' && Number(row.next_attempt_at) > Date.now())).toBe(true);
+  });
+
+  it('applies receipts forward only', async () => {
+    const { token, accountId } = await newAccount();
+    const quick = await createConfig(token, {
+      name: 'Quick receipts',
+      type: 'sandbox-sms',
+      settings: { receiptDelaySeconds: 0, deliveredShare: 100 },
+    });
+    const [id] = await insert(t, [
+      {
+        accountId,
+        campaignId: null,
+        lane: 0,
+        channel: 'SMS',
+        recipient: '+380501234567',
+        payload: JSON.stringify({ text: 'Hi' }),
+        routeConfigId: quick,
+      },
+    ]);
+    const dispatcher = dispatcherFor(t);
+    await drain(dispatcher);
+    const row = await t.database.db.selectFrom('messages').selectAll().where('id', '=', id!).executeTakeFirstOrThrow();
+    const report = {
+      providerMessageId: row.provider_message_id!,
+      status: 'delivered' as const,
+      providerStatus: 'DELIVRD',
+      at: Date.now(),
+    };
+    expect(await dispatcher.applyReceipt(quick, report)).toBe(true);
+    expect(await dispatcher.applyReceipt(quick, { ...report, status: 'undelivered' })).toBe(false);
+    const final = await t.database.db
+      .selectFrom('messages')
+      .select(['status', 'detail'])
+      .where('id', '=', id!)
+      .executeTakeFirstOrThrow();
+    expect(final).toEqual({ status: 'delivered', detail: 'DELIVRD' });
+    expect(await rollupCounts(t, accountId)).toEqual({ delivered: 1 });
+  });
+});

@@ -1,0 +1,66 @@
+/** Builds a dispatcher over a test app's database, and ledger shortcuts for engine tests. */
+import type { MessageStatus } from '@herald/shared';
+import { payloadContent } from '../../src/engine/content.js';
+import { Dispatcher } from '../../src/engine/dispatcher.js';
+import { insertMessages, type NewMessage } from '../../src/messages/ledger.js';
+import type { TestApp } from '../helpers/app.js';
+
+export function dispatcherFor(t: TestApp, options: { owner?: string; batchSize?: number; leaseMs?: number } = {}): Dispatcher {
+  return new Dispatcher({
+    db: t.database.db,
+    dialect: t.database.dialect,
+    pool: t.app.channels,
+    content: payloadContent,
+    owner: options.owner ?? 'test-worker',
+    batchSize: options.batchSize ?? 50,
+    leaseMs: options.leaseMs ?? 60_000,
+  });
+}
+
+export async function accountIdOf(t: TestApp, email: string): Promise<number> {
+  const row = await t.database.db.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+export function emails(accountId: number, recipients: string[], over: Partial<NewMessage> = {}): NewMessage[] {
+  return recipients.map((to, index) => ({
+    accountId,
+    campaignId: null,
+    lane: 0,
+    channel: 'EMAIL',
+    recipient: to,
+    payload: JSON.stringify({ subject: `Hello ${index}`, text: `Body ${index}`, html: `<p>Body ${index}</p>` }),
+    ...over,
+  }));
+}
+
+export async function drain(dispatcher: Dispatcher, rounds = 50): Promise<void> {
+  for (let i = 0; i < rounds; i++) if ((await dispatcher.runOnce()) === 0) return;
+}
+
+export async function statusCounts(t: TestApp, accountId: number): Promise<Record<string, number>> {
+  const rows = await t.database.db
+    .selectFrom('messages')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('account_id', '=', accountId)
+    .groupBy('status')
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+}
+
+/** The rollup's view of the same counts: they must always agree with a direct count. */
+export async function rollupCounts(t: TestApp, accountId: number): Promise<Record<string, number>> {
+  const rows = await t.database.db
+    .selectFrom('message_rollup')
+    .select(['status', (eb) => eb.fn.sum<number>('count').as('n')])
+    .where('account_id', '=', accountId)
+    .groupBy('status')
+    .execute();
+  return Object.fromEntries(rows.filter((row) => Number(row.n) !== 0).map((row) => [row.status, Number(row.n)]));
+}
+
+export async function insert(t: TestApp, messages: NewMessage[]): Promise<number[]> {
+  return insertMessages(t.database.db, messages);
+}
+
+export type { MessageStatus };
