@@ -77,6 +77,7 @@ export async function buildApp({
     pool,
     content: payloadContent,
     owner: `${hostname()}:${process.pid}`,
+    recoverLeasesOnStart: database.dialect === 'sqlite',
     log: app.log,
   });
   app.decorate('engine', engine);

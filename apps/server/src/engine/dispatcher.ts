@@ -32,8 +32,12 @@ export interface DispatcherOptions {
   batchSize?: number;
   /** Batches in flight at once: providers are kept busy while another batch's statuses are written. */
   concurrency?: number;
+  /** Messages handed to a provider per send call; the most a crash can send twice per batch in flight. */
+  sendChunk?: number;
   leaseMs?: number;
   pollMs?: number;
+  /** Single-process installs (SQLite) hand back every lease at start instead of waiting for them to run out. */
+  recoverLeasesOnStart?: boolean;
   log?: FastifyBaseLogger;
 }
 
@@ -56,6 +60,7 @@ export class Dispatcher {
   private leaseTimer: NodeJS.Timeout | undefined;
   private readonly batchSize: number;
   private readonly concurrency: number;
+  private readonly sendChunk: number;
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private wake: (() => void) | undefined;
@@ -63,15 +68,21 @@ export class Dispatcher {
   constructor(private readonly options: DispatcherOptions) {
     this.batchSize = options.batchSize ?? 200;
     this.concurrency = options.concurrency ?? 2;
+    this.sendChunk = options.sendChunk ?? 50;
     this.pollMs = options.pollMs ?? 250;
     this.leaseMs = options.leaseMs ?? 120_000;
     this.queue = new DbQueue({ db: options.db, dialect: options.dialect, owner: options.owner, leaseMs: this.leaseMs });
     options.pool.onDeliveryReport((configId, report) => void this.applyReceipt(configId, report));
   }
 
-  start(): void {
+  async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
+    if (this.options.recoverLeasesOnStart) {
+      let returned = 0;
+      for (let batch = -1; batch !== 0; returned += batch) batch = await this.queue.returnExpiredLeases(Date.now(), true);
+      if (returned > 0) this.options.log?.info({ returned }, 'handed back the leases of the previous run');
+    }
     this.loops = Array.from({ length: this.concurrency }, () => this.loop());
     this.leaseTimer = setInterval(
       () => {
@@ -184,41 +195,47 @@ export class Dispatcher {
             advance(item);
           }
           if (sending.length === 0) return;
-          const results = await this.send(config, sending);
           let unused = 0;
-          for (const item of sending) {
-            const result = results.get(item.message.id) ?? {
-              id: item.message.id,
-              accepted: false,
-              transient: true,
-              error: 'the provider gave no answer',
-            };
-            if (result.accepted) {
-              this.health.succeeded(configId);
-              transitions.push({
-                message: item.message,
-                to: 'sent',
-                configId,
-                providerMessageId: result.providerMessageId ?? null,
-                detail: null,
-                attempts: item.message.attempts + 1,
-              });
-              continue;
+          // Statuses are written after every chunk: a crash can only resend the chunk in flight.
+          for (let i = 0; i < sending.length; i += this.sendChunk) {
+            const chunk = sending.slice(i, i + this.sendChunk);
+            const results = await this.send(config, chunk);
+            const written: Transition[] = [];
+            for (const item of chunk) {
+              const result = results.get(item.message.id) ?? {
+                id: item.message.id,
+                accepted: false,
+                transient: true,
+                error: 'the provider gave no answer',
+              };
+              if (result.accepted) {
+                this.health.succeeded(configId);
+                written.push({
+                  message: item.message,
+                  to: 'sent',
+                  configId,
+                  providerMessageId: result.providerMessageId ?? null,
+                  detail: null,
+                  attempts: item.message.attempts + 1,
+                });
+                continue;
+              }
+              unused += 1;
+              if (result.transient) {
+                this.health.failed(configId, now);
+                item.transientError = result.error ?? 'temporary failure';
+                advance(item);
+              } else {
+                written.push({
+                  message: item.message,
+                  to: 'failed',
+                  configId,
+                  detail: result.error ?? 'refused',
+                  attempts: item.message.attempts + 1,
+                });
+              }
             }
-            unused += 1;
-            if (result.transient) {
-              this.health.failed(configId, now);
-              item.transientError = result.error ?? 'temporary failure';
-              advance(item);
-            } else {
-              transitions.push({
-                message: item.message,
-                to: 'failed',
-                configId,
-                detail: result.error ?? 'refused',
-                attempts: item.message.attempts + 1,
-              });
-            }
+            await applyTransitions(db, written);
           }
           await release(db, configId, unused, now);
         }),

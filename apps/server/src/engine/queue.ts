@@ -90,15 +90,18 @@ export class DbQueue {
     });
   }
 
-  /** Hands back the messages whose lease ran out (their worker died or hung). */
-  async returnExpiredLeases(now = Date.now()): Promise<number> {
-    const rows = await this.options.db
+  /**
+   * Hands back the messages whose lease ran out (their worker died or hung); `all` hands back every
+   * lease, for a single-process install starting up, where any lease left belongs to a dead process.
+   */
+  async returnExpiredLeases(now = Date.now(), all = false): Promise<number> {
+    let query = this.options.db
       .selectFrom('messages')
       .select(['id', 'account_id', 'campaign_id', 'channel', 'created_at', 'config_id', 'attempts'])
       .where('status', '=', 'processing')
-      .where('lease_until', '<', now)
-      .limit(5000)
-      .execute();
+      .limit(5000);
+    if (!all) query = query.where('lease_until', '<', now);
+    const rows = await query.execute();
     const moved = await applyTransitions(
       this.options.db,
       rows.map((row) => ({
