@@ -20,6 +20,7 @@ import { providerRoutes } from './providers/routes.js';
 import { type ProvidersDeps, seedSandboxProviders } from './providers/service.js';
 import { referenceRoutes } from './reference/routes.js';
 import { systemMailRoutes } from './system-mail/routes.js';
+import { templateRoutes } from './templates/routes.js';
 import { SystemMailer } from './system-mail/service.js';
 
 declare module 'fastify' {
@@ -95,6 +96,7 @@ export async function buildApp({
     onAccountCreated: config.seed ? (accountId) => seedSandboxProviders(providerDeps, accountId) : undefined,
   });
   await app.register(providerRoutes, providerDeps);
+  await app.register(templateRoutes, { db, pool });
   await app.register(feedbackRoutes, { db, dataDir: config.dataDir });
   await app.register(referenceRoutes);
   await app.register(systemMailRoutes, { db });

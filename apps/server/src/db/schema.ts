@@ -4,5 +4,6 @@ import type { FeedbackTables } from '../feedback/tables.js';
 import type { MessageTables } from '../messages/tables.js';
 import type { ProviderTables } from '../providers/tables.js';
 import type { SystemMailTables } from '../system-mail/tables.js';
+import type { TemplateTables } from '../templates/tables.js';
 
-export interface Database extends AuthTables, FeedbackTables, MessageTables, ProviderTables, SystemMailTables {}
+export interface Database extends AuthTables, FeedbackTables, MessageTables, ProviderTables, SystemMailTables, TemplateTables {}
