@@ -8,10 +8,12 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { Type } from 'typebox';
 import { sessionGuard } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
+import { CampaignContent } from './campaigns/content.js';
+import { campaignRoutes } from './campaigns/routes.js';
+import { CampaignSupervisor } from './campaigns/supervisor.js';
 import type { Config } from './config.js';
 import { registerConsole } from './console/static.js';
 import { checkDatabase, type DatabaseHandle } from './db/database.js';
-import { payloadContent } from './engine/content.js';
 import { Dispatcher } from './engine/dispatcher.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
@@ -20,8 +22,8 @@ import { providerRoutes } from './providers/routes.js';
 import { type ProvidersDeps, seedSandboxProviders } from './providers/service.js';
 import { referenceRoutes } from './reference/routes.js';
 import { systemMailRoutes } from './system-mail/routes.js';
-import { templateRoutes } from './templates/routes.js';
 import { SystemMailer } from './system-mail/service.js';
+import { templateRoutes } from './templates/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,6 +31,8 @@ declare module 'fastify' {
     channels: ChannelPool;
     /** The sending loop; started only in processes that run workers. */
     engine: Dispatcher;
+    /** Starts scheduled campaigns, materialises recipients and closes finished campaigns. */
+    campaigns: CampaignSupervisor;
   }
 }
 
@@ -76,14 +80,22 @@ export async function buildApp({
     db,
     dialect: database.dialect,
     pool,
-    content: payloadContent,
+    content: new CampaignContent(db),
     owner: `${hostname()}:${process.pid}`,
     recoverLeasesOnStart: database.dialect === 'sqlite',
     log: app.log,
   });
+  const supervisor = new CampaignSupervisor({ db, notify: () => engine.notify(), log: app.log });
   app.decorate('engine', engine);
-  if (runWorkers) app.addHook('onReady', async () => engine.start());
+  app.decorate('campaigns', supervisor);
+  if (runWorkers) {
+    app.addHook('onReady', async () => {
+      await engine.start();
+      supervisor.start();
+    });
+  }
   app.addHook('onClose', async () => {
+    await supervisor.stop();
     await engine.stop();
     await pool.closeAll();
   });
@@ -96,10 +108,11 @@ export async function buildApp({
     onAccountCreated: config.seed ? (accountId) => seedSandboxProviders(providerDeps, accountId) : undefined,
   });
   await app.register(providerRoutes, providerDeps);
-  await app.register(templateRoutes, { db, pool });
+  await app.register(campaignRoutes, { db, notify: () => engine.notify() });
   await app.register(feedbackRoutes, { db, dataDir: config.dataDir });
   await app.register(referenceRoutes);
   await app.register(systemMailRoutes, { db });
+  await app.register(templateRoutes, { db, pool });
 
   app.get(
     '/api/health',

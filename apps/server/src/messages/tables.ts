@@ -61,29 +61,7 @@ export interface ConfigUsageTable {
   count: number;
 }
 
-/** A mass mailing; its messages are materialised into the ledger when it starts. */
-export interface CampaignsTable {
-  id: Generated<number>;
-  account_id: number;
-  name: string;
-  channel: string;
-  /** draft, scheduled, sending, paused, sent, cancelled or failed. */
-  state: string;
-  list_id: number | null;
-  template_id: number | null;
-  group_id: number | null;
-  config_id: number | null;
-  scheduled_at: number | null;
-  started_at: number | null;
-  finished_at: number | null;
-  total: number;
-  detail: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
 export interface MessageTables {
-  campaigns: CampaignsTable;
   messages: MessagesTable;
   message_events: MessageEventsTable;
   message_rollup: MessageRollupTable;

@@ -4,6 +4,7 @@ import { accounts } from './0001_accounts.js';
 import { feedback } from './0002_feedback.js';
 import { systemMail } from './0003_system_mail.js';
 import { providers } from './0004_providers.js';
+import { contacts } from './0005_contacts.js';
 import { templates } from './0006_templates.js';
 import { sending } from './0007_sending.js';
 
@@ -12,6 +13,7 @@ export const migrations: Record<string, PortableMigration> = {
   '0002_feedback': feedback,
   '0003_system_mail': systemMail,
   '0004_providers': providers,
+  '0005_contacts': contacts,
   '0006_templates': templates,
   '0007_sending': sending,
 };

@@ -1,0 +1,286 @@
+/** All SQL of campaigns: the campaign rows, their recipients and the materialisation into the ledger. */
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import { applyRollupDeltas, countInto } from '../messages/ledger.js';
+
+export function findCampaign(db: Db, accountId: number, id: number) {
+  return db.selectFrom('campaigns').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+
+export type CampaignRow = NonNullable<Awaited<ReturnType<typeof findCampaign>>>;
+
+export function listCampaigns(db: Db, accountId: number, options: { state?: string | undefined; limit: number; offset: number }) {
+  let query = db.selectFrom('campaigns').selectAll().where('account_id', '=', accountId);
+  if (options.state) query = query.where('state', '=', options.state);
+  return query.orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute();
+}
+
+export async function countCampaigns(db: Db, accountId: number, state?: string): Promise<number> {
+  let query = db
+    .selectFrom('campaigns')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId);
+  if (state) query = query.where('state', '=', state);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
+/** Counts per status from the rollup, so a million-message campaign costs a handful of rows. */
+export async function statusCounts(db: Db, campaignIds: number[]): Promise<Map<number, Record<string, number>>> {
+  const counts = new Map<number, Record<string, number>>();
+  if (campaignIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom('message_rollup')
+    .select(['campaign_id', 'status', (eb) => eb.fn.sum<number>('count').as('n')])
+    .where('campaign_id', 'in', campaignIds)
+    .groupBy(['campaign_id', 'status'])
+    .execute();
+  for (const row of rows) {
+    const n = Number(row.n);
+    if (n === 0) continue;
+    const entry = counts.get(Number(row.campaign_id)) ?? {};
+    entry[row.status] = n;
+    counts.set(Number(row.campaign_id), entry);
+  }
+  return counts;
+}
+
+export interface CampaignValues {
+  name: string;
+  channel: string;
+  list_id: number;
+  template_id: number;
+  group_id: number | null;
+  config_id: number | null;
+}
+
+export async function insertCampaign(db: Db, accountId: number, values: CampaignValues, now: number): Promise<number> {
+  const row = await db
+    .insertInto('campaigns')
+    .values({
+      ...values,
+      account_id: accountId,
+      state: 'draft',
+      scheduled_at: null,
+      started_at: null,
+      finished_at: null,
+      detail: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+export async function updateCampaign(
+  db: Db,
+  accountId: number,
+  id: number,
+  values: Partial<CampaignValues>,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('campaigns')
+    .set({ ...values, updated_at: now })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Moves a campaign between states only from the state the caller expects; answers whether it moved. */
+export async function moveCampaign(
+  db: Db,
+  id: number,
+  from: readonly string[],
+  to: string,
+  extra: Partial<{ scheduled_at: number | null; started_at: number; finished_at: number; detail: string | null }> = {},
+): Promise<boolean> {
+  const result = await db
+    .updateTable('campaigns')
+    .set({ state: to, updated_at: Date.now(), ...extra })
+    .where('id', '=', id)
+    .where('state', 'in', [...from])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function deleteCampaign(db: Db, accountId: number, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('campaigns').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+function recipientColumn(channel: string): 'email' | 'phone' {
+  return channel === 'EMAIL' ? 'email' : 'phone';
+}
+
+/** The list's contacts a campaign of this channel reaches: active, with an address for the channel. */
+function eligibleContacts(db: Db, accountId: number, listId: number, channel: string) {
+  return db
+    .selectFrom('contacts')
+    .where('account_id', '=', accountId)
+    .where('list_id', '=', listId)
+    .where('status', '=', 'active')
+    .where(recipientColumn(channel), 'is not', null);
+}
+
+export async function countRecipients(db: Db, accountId: number, listId: number, channel: string) {
+  const eligible = await eligibleContacts(db, accountId, listId, channel)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const all = await db
+    .selectFrom('contacts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('list_id', '=', listId)
+    .executeTakeFirstOrThrow();
+  return { recipients: Number(eligible.n), suppressed: Number(all.n) - Number(eligible.n) };
+}
+
+export function firstRecipient(db: Db, accountId: number, listId: number, channel: string) {
+  return eligibleContacts(db, accountId, listId, channel)
+    .select(['id', 'name', 'email', 'phone', 'language', 'time_zone', 'attributes'])
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** A typed literal, so PostgreSQL knows each constant's type inside INSERT … SELECT. */
+function literal(value: number | string | null, type: 'bigint' | 'integer' | 'text') {
+  return value === null ? sql<null>`null` : sql`cast(${value} as ${sql.raw(type)})`;
+}
+
+/**
+ * Materialises the next chunk of a campaign's recipients as unsent messages, in contact-id order, and
+ * moves the campaign's cursor in the same transaction; answers how many it added (0 when done).
+ */
+export async function materializeChunk(db: Db, campaign: CampaignRow, chunk: number, now = Date.now()): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const accountId = Number(campaign.account_id);
+    const listId = Number(campaign.list_id);
+    const cursor = Number(campaign.materialized_to);
+    const column = recipientColumn(campaign.channel);
+    const boundary = await eligibleContacts(trx, accountId, listId, campaign.channel)
+      .select('id')
+      .where('id', '>', cursor)
+      .orderBy('id')
+      .limit(1)
+      .offset(chunk - 1)
+      .executeTakeFirst();
+    let source = eligibleContacts(trx, accountId, listId, campaign.channel).where('id', '>', cursor);
+    if (boundary) source = source.where('id', '<=', Number(boundary.id));
+    const inserted = await trx
+      .insertInto('messages')
+      .columns([
+        'account_id',
+        'campaign_id',
+        'lane',
+        'channel',
+        'recipient',
+        'contact_id',
+        'template_id',
+        'route_group_id',
+        'route_config_id',
+        'status',
+        'attempts',
+        'next_attempt_at',
+        'locale',
+        'created_at',
+        'updated_at',
+      ])
+      .expression(
+        source.select([
+          literal(accountId, 'bigint').as('account_id'),
+          literal(Number(campaign.id), 'bigint').as('campaign_id'),
+          literal(1, 'integer').as('lane'),
+          literal(campaign.channel, 'text').as('channel'),
+          sql<string>`${sql.ref(column)}`.as('recipient'),
+          'id',
+          literal(campaign.template_id === null ? null : Number(campaign.template_id), 'bigint').as('template_id'),
+          literal(campaign.group_id === null ? null : Number(campaign.group_id), 'bigint').as('route_group_id'),
+          literal(campaign.config_id === null ? null : Number(campaign.config_id), 'bigint').as('route_config_id'),
+          literal('unsent', 'text').as('status'),
+          literal(0, 'integer').as('attempts'),
+          literal(now, 'bigint').as('next_attempt_at'),
+          'language',
+          literal(now, 'bigint').as('created_at'),
+          literal(now, 'bigint').as('updated_at'),
+        ]),
+      )
+      .executeTakeFirst();
+    const added = Number(inserted.numInsertedOrUpdatedRows ?? 0);
+    const last = boundary
+      ? Number(boundary.id)
+      : Number(
+          (
+            await trx
+              .selectFrom('messages')
+              .select((eb) => eb.fn.max('contact_id').as('last'))
+              .where('campaign_id', '=', Number(campaign.id))
+              .executeTakeFirstOrThrow()
+          ).last ?? cursor,
+        );
+    const deltas = new Map<string, number>();
+    if (added > 0) {
+      countInto(
+        deltas,
+        {
+          id: 0,
+          accountId,
+          campaignId: Number(campaign.id),
+          channel: campaign.channel,
+          createdAt: now,
+          status: 'unsent',
+          configId: null,
+        },
+        null,
+        'unsent',
+        added,
+      );
+      await applyRollupDeltas(trx, deltas);
+    }
+    await trx
+      .updateTable('campaigns')
+      .set((eb) => ({ total: eb('total', '+', added), materialized_to: last, materialized: boundary ? 0 : 1, updated_at: now }))
+      .where('id', '=', Number(campaign.id))
+      .execute();
+    return added;
+  });
+}
+
+export async function hasPendingMessages(db: Db, campaignId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('messages')
+    .select('id')
+    .where('campaign_id', '=', campaignId)
+    .where('status', 'in', ['unsent', 'processing', 'resending'])
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export function campaignMessages(
+  db: Db,
+  accountId: number,
+  campaignId: number,
+  options: { status?: string | undefined; limit: number; offset: number },
+) {
+  let query = db
+    .selectFrom('messages')
+    .leftJoin('provider_configs', 'provider_configs.id', 'messages.config_id')
+    .select([
+      'messages.id',
+      'messages.recipient',
+      'messages.status',
+      'messages.attempts',
+      'messages.detail',
+      'messages.provider_message_id',
+      'messages.locale',
+      'messages.updated_at',
+      'messages.created_at',
+      'provider_configs.name as config_name',
+    ])
+    .where('messages.account_id', '=', accountId)
+    .where('messages.campaign_id', '=', campaignId);
+  if (options.status) query = query.where('messages.status', '=', options.status);
+  return query.orderBy('messages.id').limit(options.limit).offset(options.offset).execute();
+}

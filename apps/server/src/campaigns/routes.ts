@@ -1,0 +1,142 @@
+/** Campaign routes under /api/data/campaigns (the spec does not show them; they follow its style). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { sessionOf } from '../auth/guard.js';
+import * as s from './schemas.js';
+import type { CampaignsDeps } from './service.js';
+import * as campaigns from './service.js';
+
+const BASE = '/api/data/campaigns';
+
+export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignsDeps> = async (app, deps) => {
+  const tags = ['campaigns'];
+  const config = { roles: ['site' as const, 'admin' as const] };
+  const account = (request: Parameters<typeof sessionOf>[0]) => sessionOf(request).accountId;
+
+  app.get(
+    BASE,
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Campaigns with their state and counts per status',
+        querystring: s.ListQuery,
+        response: { 200: Type.Object({ total: Type.Integer(), items: Type.Array(s.CampaignAnswer) }) },
+      },
+    },
+    async (request) => campaigns.listCampaigns(deps, account(request), request.query),
+  );
+
+  app.post(
+    BASE,
+    { config, schema: { tags, summary: 'Create a draft campaign', body: s.CampaignBody, response: { 200: s.CampaignAnswer } } },
+    async (request) => campaigns.createCampaign(deps, account(request), request.body),
+  );
+
+  app.get(
+    `${BASE}/:id`,
+    { config, schema: { tags, summary: 'One campaign', params: s.IdParams, response: { 200: s.CampaignAnswer } } },
+    async (request) => campaigns.getCampaign(deps, account(request), request.params.id),
+  );
+
+  app.put(
+    `${BASE}/:id`,
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Change a draft or scheduled campaign',
+        params: s.IdParams,
+        body: s.CampaignBody,
+        response: { 200: s.CampaignAnswer },
+      },
+    },
+    async (request) => campaigns.updateCampaign(deps, account(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    `${BASE}/:id`,
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Delete a campaign that is not sending',
+        params: s.IdParams,
+        response: { 200: Type.Object({ status: Type.String() }) },
+      },
+    },
+    async (request) => {
+      await campaigns.deleteCampaign(deps, account(request), request.params.id);
+      return { status: 'ok' };
+    },
+  );
+
+  app.get(
+    `${BASE}/:id/check`,
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Recipients after suppression and SMS parts',
+        params: s.IdParams,
+        response: { 200: s.CheckAnswer },
+      },
+    },
+    async (request) => campaigns.checkCampaign(deps, account(request), request.params.id),
+  );
+
+  app.post(
+    `${BASE}/:id/start`,
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Send now or schedule',
+        params: s.IdParams,
+        body: s.StartBody,
+        response: { 200: s.CampaignAnswer },
+      },
+    },
+    async (request) => campaigns.startCampaign(deps, account(request), request.params.id, request.body.scheduledAt),
+  );
+
+  for (const action of ['pause', 'resume', 'cancel'] as const) {
+    app.post(
+      `${BASE}/:id/${action}`,
+      {
+        config,
+        schema: {
+          tags,
+          summary: `${action[0]!.toUpperCase()}${action.slice(1)} the campaign`,
+          params: s.IdParams,
+          response: { 200: s.CampaignAnswer },
+        },
+      },
+      async (request) => campaigns.changeState(deps, account(request), request.params.id, action),
+    );
+  }
+
+  app.post(
+    `${BASE}/:id/duplicate`,
+    {
+      config,
+      schema: { tags, summary: 'Copy the campaign as a new draft', params: s.IdParams, response: { 200: s.CampaignAnswer } },
+    },
+    async (request) => campaigns.duplicateCampaign(deps, account(request), request.params.id),
+  );
+
+  app.get(
+    `${BASE}/:id/messages`,
+    {
+      config,
+      schema: {
+        tags,
+        summary: "The campaign's message log",
+        params: s.IdParams,
+        querystring: s.LogQuery,
+        response: { 200: s.LogAnswer },
+      },
+    },
+    async (request) => campaigns.campaignLog(deps, account(request), request.params.id, request.query),
+  );
+};

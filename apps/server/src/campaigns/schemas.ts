@@ -1,0 +1,81 @@
+/** Request and answer shapes of campaigns. */
+import { CAMPAIGN_STATES, MESSAGE_STATUSES } from '@herald/shared';
+import { Type } from 'typebox';
+
+const Channel = Type.Union([Type.Literal('EMAIL'), Type.Literal('SMS')]);
+/** A string limited to a list of values (TypeBox cannot infer a union built from an array). */
+const OneOf = (values: readonly string[]) => Type.Unsafe<string>({ type: 'string', enum: [...values] });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const CampaignBody = Type.Object({
+  name: Type.String({ maxLength: 200 }),
+  channel: Channel,
+  listId: Type.Integer(),
+  templateName: Type.String({ maxLength: 200 }),
+  groupId: Type.Optional(Nullable(Type.Integer())),
+  configId: Type.Optional(Nullable(Type.Integer())),
+});
+
+export const StartBody = Type.Object({
+  /** Epoch milliseconds; absent or past means now. */
+  scheduledAt: Type.Optional(Nullable(Type.Number())),
+});
+
+export const CampaignAnswer = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  channel: Type.String(),
+  state: OneOf(CAMPAIGN_STATES),
+  listId: Nullable(Type.Integer()),
+  templateId: Nullable(Type.Integer()),
+  groupId: Nullable(Type.Integer()),
+  configId: Nullable(Type.Integer()),
+  scheduledAt: Nullable(Type.Number()),
+  startedAt: Nullable(Type.Number()),
+  finishedAt: Nullable(Type.Number()),
+  total: Type.Integer(),
+  suppressed: Type.Integer(),
+  detail: Nullable(Type.String()),
+  /** Messages per status; they add up to total at every moment. */
+  counts: Type.Record(Type.String(), Type.Integer()),
+  createdAt: Type.Number(),
+  updatedAt: Type.Number(),
+});
+
+export const CheckAnswer = Type.Object({
+  recipients: Type.Integer(),
+  suppressed: Type.Integer(),
+  smsParts: Nullable(Type.Integer()),
+  estimatedParts: Nullable(Type.Integer()),
+});
+
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+export const ListQuery = Type.Object({
+  state: Type.Optional(OneOf(CAMPAIGN_STATES)),
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  size: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+});
+
+export const LogQuery = Type.Object({
+  status: Type.Optional(OneOf(MESSAGE_STATUSES)),
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  size: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+});
+
+export const LogAnswer = Type.Object({
+  total: Type.Integer(),
+  items: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      recipient: Type.String(),
+      status: Type.String(),
+      attempts: Type.Integer(),
+      providerConfig: Nullable(Type.String()),
+      providerMessage: Nullable(Type.String()),
+      providerMessageId: Nullable(Type.String()),
+      locale: Nullable(Type.String()),
+      time: Type.Number(),
+    }),
+  ),
+});

@@ -1,0 +1,268 @@
+/** Campaigns of one account: create, check, start or schedule, pause, resume, cancel, duplicate, read progress. */
+import { DEFAULT_PAGE_SIZE, smsSegments } from '@herald/shared';
+import type { Db } from '../db/database.js';
+import { AppError, type FieldFailure, invalidField, invalidFields, notFound } from '../http/errors.js';
+import { variableValues } from '../templates/queries.js';
+import { compileTemplate } from '../templates/render.js';
+import * as q from './queries.js';
+
+export interface CampaignsDeps {
+  db: Db;
+  /** Wakes the sending loop when a campaign starts or resumes. */
+  notify: () => void;
+}
+
+export interface CampaignInput {
+  name: string;
+  channel: 'EMAIL' | 'SMS';
+  listId: number;
+  templateName: string;
+  groupId?: number | null | undefined;
+  configId?: number | null | undefined;
+}
+
+function present(row: q.CampaignRow, counts: Record<string, number> = {}) {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    channel: row.channel,
+    state: row.state,
+    listId: row.list_id === null ? null : Number(row.list_id),
+    templateId: row.template_id === null ? null : Number(row.template_id),
+    groupId: row.group_id === null ? null : Number(row.group_id),
+    configId: row.config_id === null ? null : Number(row.config_id),
+    scheduledAt: row.scheduled_at === null ? null : Number(row.scheduled_at),
+    startedAt: row.started_at === null ? null : Number(row.started_at),
+    finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+    total: Number(row.total),
+    suppressed: Number(row.suppressed),
+    detail: row.detail,
+    counts,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+async function requireCampaign(db: Db, accountId: number, id: number): Promise<q.CampaignRow> {
+  const row = await q.findCampaign(db, accountId, id);
+  if (!row) throw notFound();
+  return row;
+}
+
+/** The checks of the wizard: an existing, non-empty list; a template of the channel; a route with an active config. */
+async function checkInput(db: Db, accountId: number, input: CampaignInput) {
+  const failures: FieldFailure[] = [];
+  const name = input.name.trim();
+  if (!name) failures.push({ field: 'name', key: 'validation.mandatory' });
+  const list = await db
+    .selectFrom('contact_lists')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('id', '=', input.listId)
+    .executeTakeFirst();
+  if (!list) failures.push({ field: 'listId', key: 'error.notFound' });
+  else if ((await q.countRecipients(db, accountId, input.listId, input.channel)).recipients === 0) {
+    failures.push({ field: 'listId', key: 'campaigns.emptyList' });
+  }
+  const template = await db
+    .selectFrom('templates')
+    .select(['id', 'channel'])
+    .where('account_id', '=', accountId)
+    .where('name', '=', input.templateName)
+    .executeTakeFirst();
+  if (!template) failures.push({ field: 'templateName', key: 'error.notFound' });
+  else if (template.channel !== input.channel) failures.push({ field: 'templateName', key: 'campaigns.templateChannel' });
+  if (!(await hasActiveRoute(db, accountId, input)))
+    failures.push({ field: input.groupId ? 'groupId' : 'configId', key: 'campaigns.noActiveConfig' });
+  if (failures.length > 0) throw invalidFields(failures);
+  return {
+    name,
+    channel: input.channel,
+    list_id: input.listId,
+    template_id: Number(template!.id),
+    group_id: input.groupId ?? null,
+    config_id: input.groupId ? null : (input.configId ?? null),
+  };
+}
+
+async function hasActiveRoute(db: Db, accountId: number, input: CampaignInput): Promise<boolean> {
+  let query = db
+    .selectFrom('provider_configs')
+    .select('provider_configs.id')
+    .where('provider_configs.account_id', '=', accountId)
+    .where('provider_configs.category', '=', input.channel)
+    .where('provider_configs.active', '=', 1);
+  if (input.groupId) {
+    query = query
+      .innerJoin('provider_group_configs', 'provider_group_configs.config_id', 'provider_configs.id')
+      .where('provider_group_configs.group_id', '=', input.groupId);
+  } else if (input.configId) {
+    query = query.where('provider_configs.id', '=', input.configId);
+  }
+  return (await query.limit(1).executeTakeFirst()) !== undefined;
+}
+
+export async function createCampaign(deps: CampaignsDeps, accountId: number, input: CampaignInput) {
+  const values = await checkInput(deps.db, accountId, input);
+  const id = await q.insertCampaign(deps.db, accountId, values, Date.now());
+  return getCampaign(deps, accountId, id);
+}
+
+export async function updateCampaign(deps: CampaignsDeps, accountId: number, id: number, input: CampaignInput) {
+  const row = await requireCampaign(deps.db, accountId, id);
+  if (!['draft', 'scheduled'].includes(row.state)) throw new AppError(409, 'campaigns.notEditable');
+  await q.updateCampaign(deps.db, accountId, id, await checkInput(deps.db, accountId, input), Date.now());
+  return getCampaign(deps, accountId, id);
+}
+
+export async function getCampaign(deps: CampaignsDeps, accountId: number, id: number) {
+  const row = await requireCampaign(deps.db, accountId, id);
+  return present(row, (await q.statusCounts(deps.db, [id])).get(id));
+}
+
+export async function listCampaigns(
+  deps: CampaignsDeps,
+  accountId: number,
+  query: { state?: string | undefined; page: number; size: number },
+) {
+  const rows = await q.listCampaigns(deps.db, accountId, {
+    state: query.state,
+    limit: query.size,
+    offset: (query.page - 1) * query.size,
+  });
+  const counts = await q.statusCounts(
+    deps.db,
+    rows.map((row) => Number(row.id)),
+  );
+  return {
+    total: await q.countCampaigns(deps.db, accountId, query.state),
+    items: rows.map((row) => present(row, counts.get(Number(row.id)))),
+  };
+}
+
+/** The wizard's last step: who will receive it, who is left out, and for SMS the parts each message takes. */
+export async function checkCampaign(deps: CampaignsDeps, accountId: number, id: number) {
+  const row = await requireCampaign(deps.db, accountId, id);
+  const { recipients, suppressed } = await q.countRecipients(deps.db, accountId, Number(row.list_id), row.channel);
+  let smsParts: number | null = null;
+  if (row.channel === 'SMS') {
+    const template = await deps.db
+      .selectFrom('templates')
+      .selectAll()
+      .where('id', '=', Number(row.template_id))
+      .executeTakeFirst();
+    const contact = await q.firstRecipient(deps.db, accountId, Number(row.list_id), row.channel);
+    if (template && contact) {
+      const output = compileTemplate({ channel: 'SMS', subject: '', html: '', text: '', smsText: template.sms_text })({
+        contact: {
+          id: Number(contact.id),
+          name: contact.name,
+          email: contact.email,
+          phone: contact.phone,
+          language: contact.language,
+          timeZone: contact.time_zone,
+          attributes: contact.attributes ? JSON.parse(contact.attributes) : {},
+        },
+        vars: await variableValues(deps.db, accountId),
+      });
+      smsParts = smsSegments(output.smsText).parts;
+    }
+  }
+  return { recipients, suppressed, smsParts, estimatedParts: smsParts === null ? null : smsParts * recipients };
+}
+
+/** Sends now, or at `scheduledAt` (epoch ms; the console converts from the account's time zone). */
+export async function startCampaign(deps: CampaignsDeps, accountId: number, id: number, scheduledAt?: number | null) {
+  const row = await requireCampaign(deps.db, accountId, id);
+  await checkInput(deps.db, accountId, {
+    name: row.name,
+    channel: row.channel as 'EMAIL' | 'SMS',
+    listId: Number(row.list_id),
+    templateName:
+      (await deps.db.selectFrom('templates').select('name').where('id', '=', Number(row.template_id)).executeTakeFirst())?.name ??
+      '',
+    groupId: row.group_id === null ? null : Number(row.group_id),
+    configId: row.config_id === null ? null : Number(row.config_id),
+  });
+  const now = Date.now();
+  if (scheduledAt && scheduledAt > now) {
+    if (!(await q.moveCampaign(deps.db, id, ['draft', 'scheduled'], 'scheduled', { scheduled_at: scheduledAt }))) {
+      throw invalidField('state', { key: 'campaigns.notEditable' });
+    }
+  } else if (!(await q.moveCampaign(deps.db, id, ['draft', 'scheduled'], 'sending', { scheduled_at: null, started_at: now }))) {
+    throw invalidField('state', { key: 'campaigns.notEditable' });
+  }
+  deps.notify();
+  return getCampaign(deps, accountId, id);
+}
+
+const TRANSITIONS = {
+  pause: { from: ['sending'], to: 'paused' },
+  resume: { from: ['paused'], to: 'sending' },
+  cancel: { from: ['draft', 'scheduled', 'sending', 'paused'], to: 'cancelled' },
+} as const;
+
+/** Pause and cancel take effect at the next claim: at most the chunks already handed to a provider still go. */
+export async function changeState(deps: CampaignsDeps, accountId: number, id: number, action: keyof typeof TRANSITIONS) {
+  await requireCampaign(deps.db, accountId, id);
+  const { from, to } = TRANSITIONS[action];
+  const extra = to === 'cancelled' ? { finished_at: Date.now() } : {};
+  if (!(await q.moveCampaign(deps.db, id, from, to, extra))) throw new AppError(409, 'campaigns.wrongState');
+  if (to === 'sending') deps.notify();
+  return getCampaign(deps, accountId, id);
+}
+
+export async function duplicateCampaign(deps: CampaignsDeps, accountId: number, id: number) {
+  const row = await requireCampaign(deps.db, accountId, id);
+  const copy = await q.insertCampaign(
+    deps.db,
+    accountId,
+    {
+      name: `${row.name} (copy)`,
+      channel: row.channel,
+      list_id: Number(row.list_id),
+      template_id: Number(row.template_id),
+      group_id: row.group_id === null ? null : Number(row.group_id),
+      config_id: row.config_id === null ? null : Number(row.config_id),
+    },
+    Date.now(),
+  );
+  return getCampaign(deps, accountId, copy);
+}
+
+export async function deleteCampaign(deps: CampaignsDeps, accountId: number, id: number): Promise<void> {
+  const row = await requireCampaign(deps.db, accountId, id);
+  if (row.state === 'sending') throw new AppError(409, 'campaigns.wrongState');
+  await q.deleteCampaign(deps.db, accountId, id);
+}
+
+export async function campaignLog(
+  deps: CampaignsDeps,
+  accountId: number,
+  id: number,
+  query: { status?: string | undefined; page: number; size?: number | undefined },
+) {
+  await requireCampaign(deps.db, accountId, id);
+  const size = query.size ?? DEFAULT_PAGE_SIZE;
+  const counts = (await q.statusCounts(deps.db, [id])).get(id) ?? {};
+  const total = query.status ? (counts[query.status] ?? 0) : Object.values(counts).reduce((sum, n) => sum + n, 0);
+  const rows = await q.campaignMessages(deps.db, accountId, id, {
+    status: query.status,
+    limit: size,
+    offset: (query.page - 1) * size,
+  });
+  return {
+    total,
+    items: rows.map((row) => ({
+      id: Number(row.id),
+      recipient: row.recipient,
+      status: row.status,
+      attempts: Number(row.attempts),
+      providerConfig: row.config_name,
+      providerMessage: row.detail,
+      providerMessageId: row.provider_message_id,
+      locale: row.locale,
+      time: Number(row.updated_at),
+    })),
+  };
+}

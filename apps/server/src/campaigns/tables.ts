@@ -1,0 +1,31 @@
+import type { Generated } from 'kysely';
+
+/** A mass mailing; its messages are materialised into the ledger when it starts. */
+export interface CampaignsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  channel: string;
+  /** draft, scheduled, sending, paused, sent, cancelled or failed. */
+  state: string;
+  list_id: number | null;
+  template_id: number | null;
+  group_id: number | null;
+  config_id: number | null;
+  scheduled_at: number | null;
+  started_at: number | null;
+  finished_at: number | null;
+  total: Generated<number>;
+  /** Contacts of the list left out: unsubscribed, bounced, blocked, or without an address for the channel. */
+  suppressed: Generated<number>;
+  /** Messages are materialised in contact-id order; this is the last contact done, so a restart resumes. */
+  materialized_to: Generated<number>;
+  materialized: Generated<number>;
+  detail: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CampaignTables {
+  campaigns: CampaignsTable;
+}

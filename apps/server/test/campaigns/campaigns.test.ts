@@ -1,0 +1,319 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CampaignContent } from '../../src/campaigns/content.js';
+import { Dispatcher } from '../../src/engine/dispatcher.js';
+import { accountIdOf, rollupCounts, statusCounts } from '../engine/helpers.js';
+import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
+import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
+
+let t: TestApp;
+let sink: SmtpSink;
+
+beforeAll(async () => {
+  t = await createTestApp({ seed: true });
+  sink = await startSmtpSink();
+});
+afterAll(async () => {
+  await t.close();
+  await sink.close();
+});
+
+interface Account {
+  token: string;
+  accountId: number;
+  headers: { 'x-token': string };
+}
+
+async function newAccount(): Promise<Account> {
+  const user = await signUp(t.app);
+  return { token: user.token, accountId: await accountIdOf(t, user.email), headers: { 'x-token': user.token } };
+}
+
+/** Contacts go in straight through the database: this suite is about sending, the contacts suite covers import. */
+async function listWith(
+  account: Account,
+  contacts: { email?: string; phone?: string; name?: string; status?: string }[],
+): Promise<number> {
+  const now = Date.now();
+  const list = await t.database.db
+    .insertInto('contact_lists')
+    .values({ account_id: account.accountId, name: `List ${now}-${Math.random()}`, created_at: now, updated_at: now } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (contacts.length > 0) {
+    await t.database.db
+      .insertInto('contacts')
+      .values(
+        contacts.map((contact) => ({
+          account_id: account.accountId,
+          list_id: Number(list.id),
+          email: contact.email ?? null,
+          phone: contact.phone ?? null,
+          name: contact.name ?? null,
+          status: contact.status ?? 'active',
+          attributes: JSON.stringify({ city: 'Kyiv' }),
+          created_at: now,
+          updated_at: now,
+        })) as never,
+      )
+      .execute();
+  }
+  return Number(list.id);
+}
+
+async function template(account: Account, body: Record<string, unknown>): Promise<string> {
+  const res = await t.app.inject({ method: 'POST', url: '/api/data/templates', headers: account.headers, payload: body });
+  if (res.statusCode !== 200) throw new Error(res.body);
+  return res.json().name;
+}
+
+function campaignDispatcher(): Dispatcher {
+  return new Dispatcher({
+    db: t.database.db,
+    dialect: t.database.dialect,
+    pool: t.app.channels,
+    content: new CampaignContent(t.database.db),
+    owner: 'campaign-test',
+  });
+}
+
+async function runToEnd(dispatcher: Dispatcher, campaignId: number): Promise<void> {
+  for (let round = 0; round < 100; round++) {
+    await t.app.campaigns.tick();
+    const claimed = await dispatcher.runOnce();
+    const row = await t.database.db
+      .selectFrom('campaigns')
+      .select('state')
+      .where('id', '=', campaignId)
+      .executeTakeFirstOrThrow();
+    if (claimed === 0 && row.state !== 'sending' && row.state !== 'scheduled') return;
+  }
+}
+
+describe('campaigns', () => {
+  it('sends a whole e-mail campaign into an SMTP sink, every recipient once, rendered', async () => {
+    const account = await newAccount();
+    const smtp = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/provider-configurations',
+      headers: account.headers,
+      payload: {
+        name: 'Sink',
+        type: 'smtp',
+        settings: { host: '127.0.0.1', port: sink.port, security: 'none', senderEmail: 'news@herald.test' },
+      },
+    });
+    const recipients = Array.from({ length: 60 }, (_, i) => ({
+      email: `c${i}-${account.accountId}@example.com`,
+      name: `Reader ${i}`,
+    }));
+    const listId = await listWith(account, [
+      ...recipients,
+      { email: 'gone@example.com', status: 'unsubscribed' },
+      { phone: '+380501234567' },
+    ]);
+    const templateName = await template(account, {
+      name: `news-${account.accountId}`,
+      channel: 'EMAIL',
+      subject: 'Hello {{ contact.name }}',
+      html: '<p>Hi {{ contact.name }} from {{ contact.attributes.city }}</p>',
+    });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/campaigns',
+      headers: account.headers,
+      payload: { name: 'November news', channel: 'EMAIL', listId, templateName, configId: smtp.json().id },
+    });
+    expect(created.statusCode).toBe(200);
+    const campaign = created.json();
+    expect(campaign.state).toBe('draft');
+
+    const check = await t.app.inject({
+      method: 'GET',
+      url: `/api/data/campaigns/${campaign.id}/check`,
+      headers: account.headers,
+    });
+    expect(check.json()).toMatchObject({ recipients: 60, suppressed: 2 });
+
+    const started = await t.app.inject({
+      method: 'POST',
+      url: `/api/data/campaigns/${campaign.id}/start`,
+      headers: account.headers,
+      payload: {},
+    });
+    expect(started.json().state).toBe('sending');
+    const before = sink.messages.length;
+    await runToEnd(campaignDispatcher(), campaign.id);
+
+    const done = (
+      await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${campaign.id}`, headers: account.headers })
+    ).json();
+    expect(done).toMatchObject({ state: 'sent', total: 60, suppressed: 2, counts: { sent: 60 } });
+    const received = sink.messages.slice(before);
+    expect(received).toHaveLength(60);
+    expect(new Set(received.map((m) => m.rcptTo[0]?.address)).size).toBe(60);
+    const sample = received.find((m) => m.rcptTo[0]?.address === recipients[7]!.email)!;
+    expect(sample.raw.toString()).toContain('Subject: Hello Reader 7');
+    expect(sample.raw.toString()).toContain('from Kyiv');
+
+    const log = await t.app.inject({
+      method: 'GET',
+      url: `/api/data/campaigns/${campaign.id}/messages?status=sent&page=1&size=10`,
+      headers: account.headers,
+    });
+    expect(log.json()).toMatchObject({
+      total: 60,
+      items: expect.arrayContaining([expect.objectContaining({ status: 'sent', providerConfig: 'Sink' })]),
+    });
+    expect(log.json().items).toHaveLength(10);
+  });
+
+  it('refuses an empty list and a selection without an active config, with the spec messages', async () => {
+    const account = await newAccount();
+    const empty = await listWith(account, []);
+    const templateName = await template(account, { name: `t-${account.accountId}`, channel: 'SMS', smsText: 'Hi' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/campaigns',
+      headers: account.headers,
+      payload: { name: 'Empty', channel: 'SMS', listId: empty, templateName },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toContainEqual(
+      expect.objectContaining({ field: 'listId', message: 'A campaign cannot be created with an empty contact list.' }),
+    );
+
+    const full = await listWith(account, [{ phone: '+380501234567' }]);
+    const configs = (
+      await t.app.inject({ method: 'GET', url: '/api/data/provider-configurations/custom', headers: account.headers })
+    ).json();
+    for (const config of configs) {
+      await t.app.inject({
+        method: 'PUT',
+        url: '/api/data/provider-configurations',
+        headers: account.headers,
+        payload: { ...config, active: false, settings: config.settings },
+      });
+    }
+    const inactive = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/campaigns',
+      headers: account.headers,
+      payload: { name: 'No config', channel: 'SMS', listId: full, templateName },
+    });
+    expect(inactive.json().fields).toContainEqual(expect.objectContaining({ key: 'campaigns.noActiveConfig' }));
+  });
+
+  it('pauses, resumes and cancels; a scheduled campaign waits for its time', async () => {
+    const account = await newAccount();
+    const listId = await listWith(
+      account,
+      Array.from({ length: 30 }, (_, i) => ({ phone: `+38050${String(1000000 + i)}` })),
+    );
+    const templateName = await template(account, {
+      name: `sms-${account.accountId}`,
+      channel: 'SMS',
+      smsText: 'Привет, {{ contact.phone }}',
+    });
+    const create = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/data/campaigns',
+        headers: account.headers,
+        payload: { name: 'SMS', channel: 'SMS', listId, templateName },
+      });
+    const campaign = (await create()).json();
+    const check = (
+      await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${campaign.id}/check`, headers: account.headers })
+    ).json();
+    expect(check).toMatchObject({ recipients: 30, smsParts: 1, estimatedParts: 30 });
+
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/data/campaigns/${campaign.id}/start`,
+      headers: account.headers,
+      payload: {},
+    });
+    await t.app.campaigns.tick();
+    const paused = await t.app.inject({
+      method: 'POST',
+      url: `/api/data/campaigns/${campaign.id}/pause`,
+      headers: account.headers,
+    });
+    expect(paused.json().state).toBe('paused');
+    const dispatcher = campaignDispatcher();
+    expect(await dispatcher.runOnce()).toBe(0);
+    await t.app.inject({ method: 'POST', url: `/api/data/campaigns/${campaign.id}/resume`, headers: account.headers });
+    await runToEnd(dispatcher, campaign.id);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${campaign.id}`, headers: account.headers })).json(),
+    ).toMatchObject({
+      state: 'sent',
+      counts: { sent: 30 },
+    });
+
+    const later = (await create()).json();
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/data/campaigns/${later.id}/start`,
+      headers: account.headers,
+      payload: { scheduledAt: Date.now() + 60_000 },
+    });
+    await t.app.campaigns.tick();
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${later.id}`, headers: account.headers })).json(),
+    ).toMatchObject({ state: 'scheduled', total: 0 });
+    await t.app.campaigns.tick(Date.now() + 61_000);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${later.id}`, headers: account.headers })).json().state,
+    ).toBe('sending');
+    const cancelled = await t.app.inject({
+      method: 'POST',
+      url: `/api/data/campaigns/${later.id}/cancel`,
+      headers: account.headers,
+    });
+    expect(cancelled.json().state).toBe('cancelled');
+    expect(await statusCounts(t, account.accountId)).toMatchObject({ sent: 30 });
+    const counts = await rollupCounts(t, account.accountId);
+    expect(counts.sent).toBe(30);
+  });
+
+  it('answers 404 for another account’s campaign on every verb', async () => {
+    const owner = await newAccount();
+    const stranger = await newAccount();
+    const listId = await listWith(owner, [{ phone: '+380501234567' }]);
+    const templateName = await template(owner, { name: `own-${owner.accountId}`, channel: 'SMS', smsText: 'Hi' });
+    const campaign = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/data/campaigns',
+        headers: owner.headers,
+        payload: { name: 'Mine', channel: 'SMS', listId, templateName },
+      })
+    ).json();
+    const calls = [
+      ['GET', ''],
+      ['PUT', ''],
+      ['DELETE', ''],
+      ['GET', '/check'],
+      ['POST', '/start'],
+      ['POST', '/pause'],
+      ['POST', '/resume'],
+      ['POST', '/cancel'],
+      ['POST', '/duplicate'],
+      ['GET', '/messages'],
+    ] as const;
+    for (const [method, suffix] of calls) {
+      const res = await t.app.inject({
+        method,
+        url: `/api/data/campaigns/${campaign.id}${suffix}`,
+        headers: stranger.headers,
+        ...(method === 'PUT'
+          ? { payload: { name: 'x', channel: 'SMS', listId, templateName } }
+          : method === 'POST'
+            ? { payload: {} }
+            : {}),
+      });
+      expect(res.statusCode, `${method} ${suffix}`).toBe(404);
+    }
+  });
+});
