@@ -7,6 +7,9 @@ import type { CampaignsDeps } from './service.js';
 import * as campaigns from './service.js';
 
 const BASE = '/api/data/campaigns';
+const PROGRESS_EVERY_MS = 1000;
+/** Campaigns that changed this recently are sent too, so a bar reaches 100 % before it stops updating. */
+const PROGRESS_RECENT_MS = 10_000;
 
 export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignsDeps> = async (app, deps) => {
   const tags = ['campaigns'];
@@ -123,6 +126,32 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignsDeps> = async (a
       schema: { tags, summary: 'Copy the campaign as a new draft', params: s.IdParams, response: { 200: s.CampaignAnswer } },
     },
     async (request) => campaigns.duplicateCampaign(deps, account(request), request.params.id),
+  );
+
+  app.get(
+    `${BASE}/progress`,
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Server-sent events: every second, the state and counts of the campaigns that are running or just changed',
+        produces: ['text/event-stream'],
+      },
+    },
+    async (request, reply) => {
+      const accountId = account(request);
+      reply.hijack();
+      reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      let open = true;
+      request.raw.on('close', () => {
+        open = false;
+      });
+      while (open) {
+        const running = await campaigns.campaignProgress(deps, accountId, Date.now() - PROGRESS_RECENT_MS);
+        reply.raw.write(`data: ${JSON.stringify({ campaigns: running })}\n\n`);
+        await new Promise((resolve) => setTimeout(resolve, PROGRESS_EVERY_MS));
+      }
+    },
   );
 
   app.get(

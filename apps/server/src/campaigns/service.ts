@@ -266,3 +266,23 @@ export async function campaignLog(
     })),
   };
 }
+
+/** The campaigns a progress stream reports: those running, and those that changed since `since`. */
+export async function campaignProgress(deps: CampaignsDeps, accountId: number, since: number) {
+  const rows = await deps.db
+    .selectFrom('campaigns')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where((eb) => eb.or([eb('state', 'in', ['sending', 'scheduled', 'paused']), eb('updated_at', '>=', since)]))
+    .execute();
+  const counts = await q.statusCounts(
+    deps.db,
+    rows.map((row) => Number(row.id)),
+  );
+  return rows.map((row) => ({
+    id: Number(row.id),
+    state: row.state,
+    total: Number(row.total),
+    counts: counts.get(Number(row.id)) ?? {},
+  }));
+}

@@ -277,6 +277,44 @@ describe('campaigns', () => {
     expect(counts.sent).toBe(30);
   });
 
+  it('streams progress as server-sent events', async () => {
+    const account = await newAccount();
+    const listId = await listWith(account, [{ phone: '+380501234567' }]);
+    const templateName = await template(account, { name: `live-${account.accountId}`, channel: 'SMS', smsText: 'Hi' });
+    const campaign = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/data/campaigns',
+        headers: account.headers,
+        payload: { name: 'Live', channel: 'SMS', listId, templateName },
+      })
+    ).json();
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/data/campaigns/${campaign.id}/start`,
+      headers: account.headers,
+      payload: {},
+    });
+    await t.app.campaigns.tick();
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const controller = new AbortController();
+    const response = await fetch(`${address}/api/data/campaigns/progress`, {
+      headers: account.headers,
+      signal: controller.signal,
+    });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const reader = response.body!.getReader();
+    const { value } = await reader.read();
+    controller.abort();
+    const event = JSON.parse(
+      new TextDecoder()
+        .decode(value)
+        .replace(/^data: /, '')
+        .trim(),
+    );
+    expect(event.campaigns).toEqual([{ id: campaign.id, state: 'sending', total: 1, counts: { unsent: 1 } }]);
+  });
+
   it('answers 404 for another account’s campaign on every verb', async () => {
     const owner = await newAccount();
     const stranger = await newAccount();
