@@ -8,9 +8,12 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { Type } from 'typebox';
 import { sessionGuard } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
+import { startBounceListener } from './campaigns/bounces.js';
 import { CampaignContent } from './campaigns/content.js';
 import { campaignRoutes } from './campaigns/routes.js';
 import { CampaignSupervisor } from './campaigns/supervisor.js';
+import { Tracking } from './campaigns/tracking.js';
+import { trackingRoutes } from './campaigns/tracking-routes.js';
 import type { Config } from './config.js';
 import { registerConsole } from './console/static.js';
 import { checkDatabase, type DatabaseHandle } from './db/database.js';
@@ -33,6 +36,8 @@ declare module 'fastify' {
     engine: Dispatcher;
     /** Starts scheduled campaigns, materialises recipients and closes finished campaigns. */
     campaigns: CampaignSupervisor;
+    /** Signs the open, click, unsubscribe and bounce links of campaign e-mail. */
+    tracking: Tracking;
   }
 }
 
@@ -76,11 +81,12 @@ export async function buildApp({
 
   const pool = new ChannelPool(db, config.secret);
   app.decorate('channels', pool);
+  const tracking = new Tracking(config.secret, config.publicUrl);
   const engine = new Dispatcher({
     db,
     dialect: database.dialect,
     pool,
-    content: new CampaignContent(db),
+    content: new CampaignContent(db, tracking),
     owner: `${hostname()}:${process.pid}`,
     recoverLeasesOnStart: database.dialect === 'sqlite',
     log: app.log,
@@ -88,13 +94,19 @@ export async function buildApp({
   const supervisor = new CampaignSupervisor({ db, notify: () => engine.notify(), log: app.log });
   app.decorate('engine', engine);
   app.decorate('campaigns', supervisor);
+  app.decorate('tracking', tracking);
+  let bounceListener: { close(): Promise<void> } | undefined;
   if (runWorkers) {
     app.addHook('onReady', async () => {
       await engine.start();
       supervisor.start();
+      if (config.bounceSmtpPort !== undefined) {
+        bounceListener = startBounceListener({ db, tracking, port: config.bounceSmtpPort, host: config.host, log: app.log });
+      }
     });
   }
   app.addHook('onClose', async () => {
+    await bounceListener?.close();
     await supervisor.stop();
     await engine.stop();
     await pool.closeAll();
@@ -109,6 +121,7 @@ export async function buildApp({
   });
   await app.register(providerRoutes, providerDeps);
   await app.register(campaignRoutes, { db, notify: () => engine.notify() });
+  await app.register(trackingRoutes, { db, tracking });
   await app.register(feedbackRoutes, { db, dataDir: config.dataDir });
   await app.register(referenceRoutes);
   await app.register(systemMailRoutes, { db });

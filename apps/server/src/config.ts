@@ -16,6 +16,8 @@ export interface Config {
   sessionIdleDays: number;
   logLevel: string;
   bodyLimitBytes: number;
+  /** Port of Herald's inbound SMTP for bounces; unset leaves it off. */
+  bounceSmtpPort: number | undefined;
 }
 
 function numberFrom(value: string | undefined, fallback: number, name: string): number {
@@ -54,5 +56,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleDays: numberFrom(env.SESSION_IDLE_DAYS, 14, 'SESSION_IDLE_DAYS'),
     logLevel: env.LOG_LEVEL ?? 'info',
     bodyLimitBytes: numberFrom(env.BODY_LIMIT_BYTES, 1024 * 1024, 'BODY_LIMIT_BYTES'),
+    bounceSmtpPort: env.BOUNCE_SMTP_PORT ? numberFrom(env.BOUNCE_SMTP_PORT, 0, 'BOUNCE_SMTP_PORT') : undefined,
   };
 }

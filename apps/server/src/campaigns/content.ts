@@ -8,13 +8,17 @@ import { type ContentResolver, payloadContent, type ResolvedContent } from '../e
 import type { ClaimedMessage } from '../engine/queue.js';
 import { variableValues } from '../templates/queries.js';
 import { type CompiledTemplate, compileTemplate, type TemplateContact } from '../templates/render.js';
+import type { Tracking } from './tracking.js';
 
 const COMPILED_CACHE_SIZE = 200;
 
 export class CampaignContent implements ContentResolver {
   private readonly compiled = new Map<string, CompiledTemplate>();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly tracking: Tracking,
+  ) {}
 
   async resolve(messages: readonly ClaimedMessage[]): Promise<Map<number, ResolvedContent>> {
     const rendered = messages.filter((message) => message.templateId !== null && message.contactId !== null);
@@ -34,8 +38,15 @@ export class CampaignContent implements ContentResolver {
     const contactById = new Map(contacts.map((contact) => [Number(contact.id), contact]));
     const templateById = new Map(templates.map((template) => [Number(template.id), template]));
     const varsByAccount = new Map<number, Record<string, string>>();
+    const bounceByAccount = new Map<number, string | null>();
     for (const accountId of new Set(rendered.map((message) => message.accountId))) {
       varsByAccount.set(accountId, await variableValues(this.db, accountId));
+      const account = await this.db
+        .selectFrom('accounts')
+        .select('bounce_address')
+        .where('id', '=', accountId)
+        .executeTakeFirst();
+      bounceByAccount.set(accountId, account?.bounce_address ?? null);
     }
 
     for (const message of rendered) {
@@ -57,16 +68,18 @@ export class CampaignContent implements ContentResolver {
           attributes: contact.attributes ? (JSON.parse(contact.attributes) as Record<string, unknown>) : {},
         };
         const output = render({ contact: scope, vars: varsByAccount.get(message.accountId) ?? {} });
+        const bounce = bounceByAccount.get(message.accountId);
         const outgoing: OutgoingMessage =
           message.channel === 'EMAIL'
-            ? {
+            ? this.tracking.decorate({
                 id: message.id,
                 to: message.recipient,
                 ...(contact.name ? { toName: contact.name } : {}),
+                ...(bounce ? { returnPath: bounce } : {}),
                 subject: output.subject,
                 html: output.html,
                 text: output.text,
-              }
+              })
             : { id: message.id, to: message.recipient, text: output.smsText };
         resolved.set(message.id, { message: outgoing });
       } catch (error) {

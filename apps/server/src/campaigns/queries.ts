@@ -284,3 +284,32 @@ export function campaignMessages(
   if (options.status) query = query.where('messages.status', '=', options.status);
   return query.orderBy('messages.id').limit(options.limit).offset(options.offset).execute();
 }
+
+export function findMessageForTracking(db: Db, messageId: number) {
+  return db
+    .selectFrom('messages')
+    .select(['id', 'account_id', 'campaign_id', 'channel', 'created_at', 'status', 'config_id', 'contact_id'])
+    .where('id', '=', messageId)
+    .executeTakeFirst();
+}
+
+/** Moves an active contact to unsubscribed or bounced, keeping its list's counts in step. */
+export async function suppressContact(db: Db, contactId: number, status: 'unsubscribed' | 'bounced'): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const contact = await trx.selectFrom('contacts').select(['list_id', 'status']).where('id', '=', contactId).executeTakeFirst();
+    if (!contact || contact.status === status || contact.status === 'blocked') return false;
+    await trx.updateTable('contacts').set({ status, updated_at: Date.now() }).where('id', '=', contactId).execute();
+    const counts = { unsubscribed: 'unsubscribed_count', bounced: 'bounced_count' } as const;
+    await trx
+      .updateTable('contact_lists')
+      .set((eb) => ({
+        [counts[status]]: eb(counts[status], '+', 1),
+        ...(contact.status !== 'active'
+          ? { [counts[contact.status as keyof typeof counts]]: eb(counts[contact.status as keyof typeof counts], '-', 1) }
+          : {}),
+      }))
+      .where('id', '=', Number(contact.list_id))
+      .execute();
+    return true;
+  });
+}

@@ -133,7 +133,7 @@ function isEmail(message: OutgoingMessage): message is OutgoingEmail {
 
 function mailOptions(settings: SmtpSettings, message: OutgoingEmail): SendMailOptions {
   const common: SendMailOptions = {
-    envelope: { from: settings.senderEmail, to: [message.to] },
+    envelope: { from: message.returnPath ?? settings.senderEmail, to: [message.to] },
     dsn: settings.deliveryConfirmation ? { notify: ['SUCCESS', 'FAILURE'], envid: String(message.id) } : undefined,
   };
   if (message.raw !== undefined) return { ...common, raw: message.raw };

@@ -32,6 +32,8 @@ export interface OutgoingEmail {
   headers?: Record<string, string>;
   /** Pre-built RFC 5322 message; when set it is sent as is (fast path for campaigns). */
   raw?: Buffer | string;
+  /** The envelope sender (Return-Path): the account's bounce address, so bounces come back to Herald. */
+  returnPath?: string;
 }
 
 export interface OutgoingSms {

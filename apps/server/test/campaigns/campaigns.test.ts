@@ -71,7 +71,7 @@ function campaignDispatcher(): Dispatcher {
     db: t.database.db,
     dialect: t.database.dialect,
     pool: t.app.channels,
-    content: new CampaignContent(t.database.db),
+    content: new CampaignContent(t.database.db, t.app.tracking),
     owner: 'campaign-test',
   });
 }
