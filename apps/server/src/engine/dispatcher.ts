@@ -67,7 +67,7 @@ export class Dispatcher {
 
   constructor(private readonly options: DispatcherOptions) {
     this.batchSize = options.batchSize ?? 200;
-    this.concurrency = options.concurrency ?? 2;
+    this.concurrency = options.concurrency ?? 4;
     this.sendChunk = options.sendChunk ?? 50;
     this.pollMs = options.pollMs ?? 250;
     this.leaseMs = options.leaseMs ?? 120_000;
