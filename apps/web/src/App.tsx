@@ -1,29 +1,20 @@
-/** Providers: antd theme, size and locale from the settings and language; antd App; TanStack Query; the router. */
-import type { Language } from '@herald/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider, type ConfigProviderProps } from 'antd';
-import enUS from 'antd/es/locale/en_US';
-import ruRU from 'antd/es/locale/ru_RU';
-import ukUA from 'antd/es/locale/uk_UA';
-import { useEffect } from 'react';
+/** Providers for every page: antd theme, size and locale from the settings and language; the router. */
+import { ConfigProvider, theme } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RouterProvider } from 'react-router';
-import { setErrorPresenter } from './api/http';
-import { currentLanguage } from './i18n';
+import { antdLocale } from './i18n';
 import { useSettings } from './layout/settings';
 import { router } from './router';
 
-const ANTD_LOCALES: Record<Language, ConfigProviderProps['locale']> = { ru: ruRU, en: enUS, uk: ukUA };
-
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 30_000 } },
-});
-
-/** Lets the HTTP client's messages and dialogs use antd's App context, so they follow the theme and locale. */
-function ErrorPresenterBinding() {
-  const { message, notification, modal } = AntApp.useApp();
-  useEffect(() => setErrorPresenter({ message, notification, modal }), [message, notification, modal]);
-  return null;
+/** The text defaults antd's App would set; App itself wraps only the private pages, so public ones get them here. */
+function TextDefaults({ children }: { children: ReactNode }) {
+  const { token } = theme.useToken();
+  return (
+    <div style={{ color: token.colorText, fontSize: token.fontSize, lineHeight: token.lineHeight, fontFamily: token.fontFamily }}>
+      {children}
+    </div>
+  );
 }
 
 export function App() {
@@ -31,17 +22,10 @@ export function App() {
   useTranslation();
   const settings = useSettings();
   return (
-    <ConfigProvider
-      locale={ANTD_LOCALES[currentLanguage()]}
-      componentSize={settings.size}
-      theme={{ token: { colorPrimary: settings.themeColor } }}
-    >
-      <AntApp>
-        <ErrorPresenterBinding />
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </AntApp>
+    <ConfigProvider locale={antdLocale()} componentSize={settings.size} theme={{ token: { colorPrimary: settings.themeColor } }}>
+      <TextDefaults>
+        <RouterProvider router={router} />
+      </TextDefaults>
     </ConfigProvider>
   );
 }

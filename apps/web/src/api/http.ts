@@ -1,6 +1,6 @@
 /** The console's one HTTP client: base /api, X-Token, Accept-Language, the 5 s timeout and the error catalogue of spec section 8. */
 import { API_NOTIFY_MS, GENERIC_ERROR_MS, REQUEST_TIMEOUT_MS, TOKEN_HEADER } from '@herald/shared';
-import { type App, Modal, type ModalFuncProps, message, notification } from 'antd';
+import type { App, ModalFuncProps } from 'antd';
 import i18n, { currentLanguage } from '../i18n';
 import { clearToken, getToken } from '../session/token';
 
@@ -53,7 +53,32 @@ export interface ErrorPresenter {
   modal: { warning(config: ModalFuncProps): unknown };
 }
 
-let presenter: ErrorPresenter = { message, notification, modal: Modal };
+// Deep paths, because a dynamic import of the 'antd' barrel would make a chunk of the whole library.
+const ANTD_STATICS = {
+  message: () => import('antd/es/message'),
+  notification: () => import('antd/es/notification'),
+  Modal: () => import('antd/es/modal'),
+};
+
+type AntdStatics = { [K in keyof typeof ANTD_STATICS]: Awaited<ReturnType<(typeof ANTD_STATICS)[K]>>['default'] };
+
+/** Forwards every call to one of antd's static APIs, fetched on first use: the shell binds App.useApp() before anything fails. */
+function deferred<K extends keyof AntdStatics>(name: K): AntdStatics[K] {
+  return new Proxy({} as AntdStatics[K], {
+    get:
+      (_target, method) =>
+      (...args: unknown[]) =>
+        void ANTD_STATICS[name]().then(({ default: api }) => {
+          Reflect.apply(Reflect.get(api, method) as (...params: unknown[]) => unknown, api, args);
+        }),
+  });
+}
+
+let presenter: ErrorPresenter = {
+  message: deferred('message'),
+  notification: deferred('notification'),
+  modal: deferred('Modal'),
+};
 
 export function setErrorPresenter(next: ErrorPresenter): void {
   presenter = next;

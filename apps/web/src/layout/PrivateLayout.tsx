@@ -1,10 +1,14 @@
-/** The signed-in frame (spec section 2): sidebar, top bar, tabs strip and the kept-alive content area. */
+/**
+ * The signed-in frame (spec section 2): sidebar, top bar, tabs strip and the kept-alive content area, inside the
+ * providers only signed-in screens use (antd App, TanStack Query), so public pages load neither.
+ */
 import { SIDEBAR_WIDTH_PX } from '@herald/shared';
-import { usePrefetchQuery } from '@tanstack/react-query';
-import { Drawer, Layout, theme } from 'antd';
+import { QueryClient, QueryClientProvider, usePrefetchQuery } from '@tanstack/react-query';
+import { App as AntApp, Drawer, Layout, theme } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useOutlet } from 'react-router';
+import { getPresenter, setErrorPresenter } from '../api/http';
 import { useCurrentRoute } from '../router/matches';
 import { canOpen } from '../router/routes';
 import { SessionWatcher } from '../session/SessionWatcher';
@@ -28,7 +32,34 @@ const COLLAPSED_WIDTH_PX = 64;
 setDisplayTimeZone(getSnapshot().user?.timeZone);
 subscribe(() => setDisplayTimeZone(getSnapshot().user?.timeZone));
 
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 30_000 } },
+});
+
+/** Lets the HTTP client's messages and dialogs use antd's App context while signed in, so they follow the theme and locale. */
+function ErrorPresenterBinding() {
+  const { message, notification, modal } = AntApp.useApp();
+  useEffect(() => {
+    const previous = getPresenter();
+    setErrorPresenter({ message, notification, modal });
+    // Signing out unmounts this App, whose holder could no longer show anything the public pages report.
+    return () => setErrorPresenter(previous);
+  }, [message, notification, modal]);
+  return null;
+}
+
 export default function PrivateLayout() {
+  return (
+    <AntApp>
+      <ErrorPresenterBinding />
+      <QueryClientProvider client={queryClient}>
+        <PrivateFrame />
+      </QueryClientProvider>
+    </AntApp>
+  );
+}
+
+function PrivateFrame() {
   const { roles } = useSession();
   const settings = useSettings();
   const mobile = useIsMobile();

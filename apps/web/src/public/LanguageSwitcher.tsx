@@ -1,6 +1,6 @@
-/** ru / en / uk switch for the public pages; the current language is disabled, as in the top bar. */
+/** ru / en / uk switch for the public pages: each language in its own name, the current one marked and inert. */
 import { LANGUAGES, type Language } from '@herald/shared';
-import { Select } from 'antd';
+import { Button, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { getPresenter } from '../api/http';
 import { changeLanguage, currentLanguage } from '../i18n';
@@ -12,18 +12,25 @@ export function LanguageSwitcher() {
 
   async function choose(next: Language) {
     await changeLanguage(next);
-    getPresenter().message.success(t('languageChanged'));
+    // `t` is bound to the language this render used; the confirmation speaks the new one.
+    getPresenter().message.success(t('languageChanged', { lng: next }));
   }
 
+  // Plain buttons rather than a Select or Segmented: Button is on every public page already, so this adds no code.
   return (
-    <Select<Language>
-      data-testid="language-switcher"
-      aria-label={t('language')}
-      value={language}
-      onChange={choose}
-      popupMatchSelectWidth={false}
-      variant="borderless"
-      options={LANGUAGES.map((code) => ({ value: code, label: t(`languages.${code}`), disabled: code === language }))}
-    />
+    <Flex data-testid="language-switcher" role="group" aria-label={t('language')} gap={4}>
+      {LANGUAGES.map((code) => (
+        <Button
+          key={code}
+          data-testid={`language-option-${code}`}
+          size="small"
+          type={code === language ? 'primary' : 'text'}
+          aria-pressed={code === language}
+          onClick={code === language ? undefined : () => void choose(code)}
+        >
+          {t(`languages.${code}`)}
+        </Button>
+      ))}
+    </Flex>
   );
 }

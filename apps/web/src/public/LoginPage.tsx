@@ -1,6 +1,7 @@
 /** /login: username and password; on success the user info is loaded and the redirect target opens. */
-import { Alert, Button, Flex, Form, Input } from 'antd';
-import { useEffect, useState } from 'react';
+import { checkUsername, type RuleFailure } from '@herald/shared';
+import { Button, Flex, Input, theme } from 'antd';
+import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { ApiError, reportError } from '../api/http';
@@ -8,19 +9,54 @@ import { loadUser, login } from '../session/session';
 import { useSession } from '../session/useSession';
 import { PublicLayout } from './PublicLayout';
 import { redirectTarget } from './redirect';
+import { failureText } from './rules';
 
 interface LoginValues {
   username: string;
   password: string;
 }
 
+type FieldName = keyof LoginValues;
+
+/** Failures are kept as keys so their texts follow a language switch. */
+type FieldFailures = Partial<Record<FieldName, RuleFailure>>;
+
 /** A wrong login is kept as a key so its text follows a language switch; a throttled one keeps the server's text. */
 type LoginFailure = { kind: 'wrongLogin' } | { kind: 'server'; text: string };
+
+// Loaded on the first failed attempt: the alert and the icons of all its types would otherwise weigh on every visit.
+const Alert = lazy(() => import('antd/es/alert'));
+
+function check(name: FieldName, value: string): RuleFailure | undefined {
+  if (name === 'username') return checkUsername(value) ?? undefined;
+  return value ? undefined : { key: 'validation.passwordMissing' };
+}
+
+/** A labelled field laid out like antd's vertical Form.Item, whose Form module this page leaves out to stay light. */
+function Field({ id, label, error, children }: { id: string; label: string; error?: string; children: ReactNode }) {
+  const { token } = theme.useToken();
+  return (
+    // The error line takes the place of the gap below, as in antd, so showing it does not shift the fields.
+    <div style={{ marginBottom: error ? 0 : token.marginLG }}>
+      <div style={{ paddingBottom: token.paddingXS }}>
+        <label htmlFor={id}>{label}</label>
+      </div>
+      {children}
+      {error && (
+        <div id={`${id}-error`} role="alert" style={{ color: token.colorError, minHeight: token.controlHeightSM }}>
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}
 
 export default function LoginPage() {
   const { t } = useTranslation('public');
   const [params] = useSearchParams();
   const { status } = useSession();
+  const [values, setValues] = useState<LoginValues>({ username: '', password: '' });
+  const [fieldFailures, setFieldFailures] = useState<FieldFailures>({});
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<LoginFailure>();
 
@@ -31,7 +67,18 @@ export default function LoginPage() {
 
   if (status === 'ready') return <Navigate to={redirectTarget(params)} replace />;
 
-  async function submit(values: LoginValues) {
+  // Each change re-checks its field, as antd's Form does by default.
+  function change(name: FieldName, value: string) {
+    setValues((current) => ({ ...current, [name]: value }));
+    setFieldFailures((current) => ({ ...current, [name]: check(name, value) }));
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (submitting) return;
+    const found: FieldFailures = { username: check('username', values.username), password: check('password', values.password) };
+    setFieldFailures(found);
+    if (found.username || found.password) return;
     setSubmitting(true);
     setFailure(undefined);
     try {
@@ -45,36 +92,58 @@ export default function LoginPage() {
     }
   }
 
+  const errorOf = (name: FieldName) => {
+    const found = fieldFailures[name];
+    return found && failureText(t, found);
+  };
+  const usernameError = errorOf('username');
+  const passwordError = errorOf('password');
+
   return (
     <PublicLayout title={t('login.title')}>
-      <Form<LoginValues> layout="vertical" onFinish={submit} requiredMark={false} disabled={submitting}>
-        <Form.Item
-          name="username"
-          label={t('login.username')}
-          rules={[{ required: true, whitespace: true, message: t('errors:validation.usernameMissing') }]}
-        >
-          <Input data-testid="login-username" autoComplete="username" autoFocus />
-        </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('login.password')}
-          rules={[{ required: true, message: t('errors:validation.passwordMissing') }]}
-        >
-          <Input.Password data-testid="login-password" autoComplete="current-password" />
-        </Form.Item>
-        {failure && (
-          <Alert
-            data-testid="login-error"
-            type="error"
-            showIcon
-            style={{ marginBottom: 16 }}
-            title={failure.kind === 'wrongLogin' ? t('errors:login.loginFail') : failure.text}
+      <form onSubmit={submit}>
+        <Field id="login-username" label={t('login.username')} error={usernameError}>
+          <Input
+            id="login-username"
+            data-testid="login-username"
+            autoComplete="username"
+            autoFocus
+            value={values.username}
+            onChange={(event) => change('username', event.target.value)}
+            disabled={submitting}
+            status={usernameError ? 'error' : undefined}
+            aria-invalid={usernameError ? true : undefined}
+            aria-describedby={usernameError ? 'login-username-error' : undefined}
           />
+        </Field>
+        <Field id="login-password" label={t('login.password')} error={passwordError}>
+          <Input.Password
+            id="login-password"
+            data-testid="login-password"
+            autoComplete="current-password"
+            value={values.password}
+            onChange={(event) => change('password', event.target.value)}
+            disabled={submitting}
+            status={passwordError ? 'error' : undefined}
+            aria-invalid={passwordError ? true : undefined}
+            aria-describedby={passwordError ? 'login-password-error' : undefined}
+          />
+        </Field>
+        {failure && (
+          <Suspense fallback={null}>
+            <Alert
+              data-testid="login-error"
+              type="error"
+              showIcon
+              style={{ marginBottom: 16 }}
+              title={failure.kind === 'wrongLogin' ? t('errors:login.loginFail') : failure.text}
+            />
+          </Suspense>
         )}
         <Button data-testid="login-submit" type="primary" htmlType="submit" block loading={submitting}>
           {t('login.submit')}
         </Button>
-      </Form>
+      </form>
       <Flex justify="space-between" style={{ marginTop: 16 }}>
         <Link to="/signup" data-testid="login-to-signup">
           {t('login.toSignup')}

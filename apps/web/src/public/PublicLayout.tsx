@@ -1,5 +1,5 @@
-/** The frame of every public page: a centered card with the Herald logo and the language switcher. */
-import { Card, Flex, Typography, theme } from 'antd';
+/** The frame of every public page: a centered panel with the Herald logo and the language switcher. */
+import { Flex, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSwitcher } from './LanguageSwitcher';
@@ -10,8 +10,18 @@ export function PublicLayout({ title, children }: { title?: ReactNode; children:
 
   return (
     <Flex align="center" justify="center" style={{ minHeight: '100vh', padding: 16, background: token.colorBgLayout }}>
-      <Card style={{ width: '100%', maxWidth: 440 }}>
-        <Flex align="center" justify="space-between" style={{ marginBottom: 16 }}>
+      {/* Styled like antd's Card without importing it: Card pulls in Tabs for a feature these pages never use. */}
+      <div
+        style={{
+          width: '100%',
+          maxWidth: 440,
+          padding: token.paddingLG,
+          background: token.colorBgContainer,
+          border: `${token.lineWidth}px ${token.lineType} ${token.colorBorderSecondary}`,
+          borderRadius: token.borderRadiusLG,
+        }}
+      >
+        <Flex align="center" justify="space-between" wrap gap={8} style={{ marginBottom: 16 }}>
           <Flex align="center" gap={8}>
             <img src="/favicon.svg" width={32} height={32} alt="" />
             <Typography.Text strong style={{ fontSize: 20 }}>
@@ -26,7 +36,7 @@ export function PublicLayout({ title, children }: { title?: ReactNode; children:
           </Typography.Title>
         )}
         {children}
-      </Card>
+      </div>
     </Flex>
   );
 }
