@@ -32,4 +32,6 @@ for (const script of scripts) {
   if (process.env.VERBOSE) console.log(script, (gzipSync(body).length / 1024).toFixed(1));
   gzip += gzipSync(body, { level: 9 }).length;
 }
-console.log(`summary: ${route} loads ${scripts.size} scripts, ${(raw / 1024).toFixed(0)} KB raw, ${(gzip / 1024).toFixed(0)} KB gzip`);
+console.log(
+  `summary: ${route} loads ${scripts.size} scripts, ${(raw / 1024).toFixed(0)} KB raw, ${(gzip / 1024).toFixed(0)} KB gzip`,
+);

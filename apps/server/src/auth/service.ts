@@ -15,7 +15,7 @@ import { isUniqueViolation } from '../db/database.js';
 import { AppError, assertFields, invalidField } from '../http/errors.js';
 import { generatePassword, hashPassword, newToken, verifyPassword } from '../lib/crypto.js';
 import type { SystemMailer } from '../system-mail/service.js';
-import { rolesOf, type SessionContext } from './guard.js';
+import type { SessionContext } from './guard.js';
 import * as q from './queries.js';
 
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;

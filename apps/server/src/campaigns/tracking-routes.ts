@@ -46,7 +46,7 @@ export const trackingRoutes: FastifyPluginAsyncTypebox<{ db: Db; tracking: Track
 
   async function markRead(messageId: number): Promise<void> {
     const row = await findMessageForTracking(db, messageId);
-    if (!row || row.channel !== 'EMAIL') return;
+    if (row?.channel !== 'EMAIL') return;
     await applyTransitions(db, [
       {
         message: {

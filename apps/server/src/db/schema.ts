@@ -8,4 +8,12 @@ import type { ProviderTables } from '../providers/tables.js';
 import type { SystemMailTables } from '../system-mail/tables.js';
 import type { TemplateTables } from '../templates/tables.js';
 
-export interface Database extends AuthTables, CampaignTables, ContactTables, FeedbackTables, MessageTables, ProviderTables, SystemMailTables, TemplateTables {}
+export interface Database
+  extends AuthTables,
+    CampaignTables,
+    ContactTables,
+    FeedbackTables,
+    MessageTables,
+    ProviderTables,
+    SystemMailTables,
+    TemplateTables {}
