@@ -20,6 +20,7 @@ import { checkDatabase, type DatabaseHandle } from './db/database.js';
 import { Dispatcher } from './engine/dispatcher.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { validatorCompiler } from './http/validation.js';
 import { ChannelPool } from './providers/channel-pool.js';
 import { providerRoutes } from './providers/routes.js';
 import { type ProvidersDeps, seedSandboxProviders } from './providers/service.js';
@@ -62,8 +63,8 @@ export async function buildApp({
     logger,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: true,
-    ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
   const { db } = database;
 
   registerErrorHandler(app, config.bodyLimitBytes);

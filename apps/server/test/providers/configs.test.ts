@@ -188,6 +188,13 @@ describe('provider configs', () => {
     expect(list.json().map((c: { name: string }) => c.name)).not.toContain('Bad SMTP');
   });
 
+  it('keeps an explicit null limit as no limit (JSON bodies are not coerced)', async () => {
+    const res = await createSandbox(owner, { limitPerDay: null, limitPerMonth: null });
+    expect(res.json()).toMatchObject({ limitPerDay: null, limitPerMonth: null });
+    const stringly = await createSandbox(owner, { limitPerDay: '5' });
+    expect(stringly.statusCode).toBe(400);
+  });
+
   it('counts configs per category', async () => {
     const user = await signUp(t.app);
     await createSandbox(user);
