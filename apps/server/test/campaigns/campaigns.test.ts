@@ -3,6 +3,7 @@ import { CampaignContent } from '../../src/campaigns/content.js';
 import { Dispatcher } from '../../src/engine/dispatcher.js';
 import { accountIdOf, rollupCounts, statusCounts } from '../engine/helpers.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
+import { type SmppTestServer, startSmppServer } from '../helpers/smpp-server.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
 
 let t: TestApp;
@@ -165,6 +166,81 @@ describe('campaigns', () => {
       items: expect.arrayContaining([expect.objectContaining({ status: 'sent', providerConfig: 'Sink' })]),
     });
     expect(log.json().items).toHaveLength(10);
+  });
+
+  it('sends a whole SMS campaign over SMPP, every recipient once, and applies its delivery receipts', async () => {
+    const smsc: SmppTestServer = await startSmppServer({ systemId: 'herald', password: 'secret' });
+    try {
+      const account = await newAccount();
+      const smpp = await t.app.inject({
+        method: 'POST',
+        url: '/api/data/provider-configurations',
+        headers: account.headers,
+        payload: {
+          name: 'SMSC',
+          type: 'smpp',
+          settings: { host: '127.0.0.1', port: smsc.port, systemId: 'herald', password: 'secret', sender: 'Herald' },
+        },
+      });
+      const phones = Array.from({ length: 40 }, (_, i) => `+38050${String(2000000 + i)}`);
+      const listId = await listWith(
+        account,
+        phones.map((phone, i) => ({ phone, name: `Абонент ${i}` })),
+      );
+      const templateName = await template(account, {
+        name: `smpp-${account.accountId}`,
+        channel: 'SMS',
+        smsText: 'Привет, {{ contact.name }}!',
+      });
+      const campaign = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/data/campaigns',
+          headers: account.headers,
+          payload: { name: 'SMPP', channel: 'SMS', listId, templateName, configId: smpp.json().id },
+        })
+      ).json();
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/data/campaigns/${campaign.id}/start`,
+        headers: account.headers,
+        payload: {},
+      });
+      const dispatcher = campaignDispatcher();
+      await runToEnd(dispatcher, campaign.id);
+      expect(
+        (await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${campaign.id}`, headers: account.headers })).json(),
+      ).toMatchObject({
+        state: 'sent',
+        counts: { sent: 40 },
+      });
+      const destinations = smsc.submits.map((submit) => String(submit.pdu.destination_addr));
+      expect(new Set(destinations).size).toBe(40);
+      expect(destinations.sort()).toEqual(phones.map((phone) => phone.slice(1)).sort());
+      const first = smsc.submits[0]!;
+      const delivered = await t.database.db
+        .selectFrom('messages')
+        .select('id')
+        .where('campaign_id', '=', campaign.id)
+        .where('provider_message_id', '=', first.messageId!)
+        .executeTakeFirstOrThrow();
+      await smsc.sendReceipt({ messageId: first.messageId!, stat: 'DELIVRD' });
+      for (let i = 0; i < 40; i++) {
+        const row = await t.database.db
+          .selectFrom('messages')
+          .select('status')
+          .where('id', '=', delivered.id)
+          .executeTakeFirstOrThrow();
+        if (row.status === 'delivered') break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const counts = (
+        await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${campaign.id}`, headers: account.headers })
+      ).json().counts;
+      expect(counts).toEqual({ sent: 39, delivered: 1 });
+    } finally {
+      await smsc.close();
+    }
   });
 
   it('refuses an empty list and a selection without an active config, with the spec messages', async () => {
