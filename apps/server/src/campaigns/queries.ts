@@ -1,18 +1,30 @@
 /** All SQL of campaigns: the campaign rows, their recipients and the materialisation into the ledger. */
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { applyRollupDeltas, countInto } from '../messages/ledger.js';
+import type { CampaignsTable } from './tables.js';
+
+/** Campaign rows with the names of their list and template, for the console to show. */
+function campaignsWithNames(db: Db, accountId: number) {
+  return db
+    .selectFrom('campaigns')
+    .leftJoin('contact_lists', 'contact_lists.id', 'campaigns.list_id')
+    .leftJoin('templates', 'templates.id', 'campaigns.template_id')
+    .selectAll('campaigns')
+    .select(['contact_lists.name as list_name', 'templates.name as template_name'])
+    .where('campaigns.account_id', '=', accountId);
+}
 
 export function findCampaign(db: Db, accountId: number, id: number) {
-  return db.selectFrom('campaigns').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return campaignsWithNames(db, accountId).where('campaigns.id', '=', id).executeTakeFirst();
 }
 
 export type CampaignRow = NonNullable<Awaited<ReturnType<typeof findCampaign>>>;
 
 export function listCampaigns(db: Db, accountId: number, options: { state?: string | undefined; limit: number; offset: number }) {
-  let query = db.selectFrom('campaigns').selectAll().where('account_id', '=', accountId);
-  if (options.state) query = query.where('state', '=', options.state);
-  return query.orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute();
+  let query = campaignsWithNames(db, accountId);
+  if (options.state) query = query.where('campaigns.state', '=', options.state);
+  return query.orderBy('campaigns.id', 'desc').limit(options.limit).offset(options.offset).execute();
 }
 
 export async function countCampaigns(db: Db, accountId: number, state?: string): Promise<number> {
@@ -153,7 +165,12 @@ function literal(value: number | string | null, type: 'bigint' | 'integer' | 'te
  * Materialises the next chunk of a campaign's recipients as unsent messages, in contact-id order, and
  * moves the campaign's cursor in the same transaction; answers how many it added (0 when done).
  */
-export async function materializeChunk(db: Db, campaign: CampaignRow, chunk: number, now = Date.now()): Promise<number> {
+export async function materializeChunk(
+  db: Db,
+  campaign: Selectable<CampaignsTable>,
+  chunk: number,
+  now = Date.now(),
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const accountId = Number(campaign.account_id);
     const listId = Number(campaign.list_id);

@@ -148,7 +148,8 @@ describe('campaigns', () => {
     const done = (
       await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${campaign.id}`, headers: account.headers })
     ).json();
-    expect(done).toMatchObject({ state: 'sent', total: 60, suppressed: 2, counts: { sent: 60 } });
+    expect(done).toMatchObject({ state: 'sent', total: 60, suppressed: 2, counts: { sent: 60 }, templateName });
+    expect(done.listName).toMatch(/^List /);
     const received = sink.messages.slice(before);
     expect(received).toHaveLength(60);
     expect(new Set(received.map((m) => m.rcptTo[0]?.address)).size).toBe(60);
