@@ -1,7 +1,7 @@
 /** Provider configurations: the email and SMS providers Herald sends through, with balances, limits, filters and defaults. */
+
 import {
   AppstoreOutlined,
-  DeleteOutlined,
   EditOutlined,
   InboxOutlined,
   InfoCircleOutlined,
@@ -13,26 +13,11 @@ import {
 } from '@ant-design/icons';
 import { type ChannelCategory, DEFAULT_PAGE_SIZE, MAX_BALANCE_CONFIGS } from '@herald/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  App,
-  Badge,
-  Button,
-  Card,
-  Flex,
-  Input,
-  Popconfirm,
-  Segmented,
-  Space,
-  Spin,
-  Table,
-  Tag,
-  Tooltip,
-  Typography,
-  theme,
-} from 'antd';
+import { App, Badge, Button, Card, Flex, Input, Segmented, Space, Spin, Table, Tag, Tooltip, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DeleteAction } from '../../ui/DeleteAction';
 import { EmptyState } from '../../ui/EmptyState';
 import { textList } from '../../ui/textList';
 import { timeAgo } from '../../utils/date';
@@ -324,24 +309,12 @@ export default function Providers() {
               onClick={() => openForm(config)}
             />
           </Tooltip>
-          <Popconfirm
+          <DeleteAction
             title={t('providers.delete.title', { name: config.name })}
             description={t('providers.delete.description')}
-            okText={t('actions.delete')}
-            cancelText={t('actions.cancel')}
-            okButtonProps={{ danger: true }}
             onConfirm={() => remove(config)}
-          >
-            <Tooltip title={t('actions.delete')}>
-              <Button
-                type="text"
-                danger
-                icon={<DeleteOutlined />}
-                data-testid="provider-delete"
-                aria-label={t('actions.delete')}
-              />
-            </Tooltip>
-          </Popconfirm>
+            testId="provider-delete"
+          />
         </Space>
       ),
     },

@@ -1,9 +1,9 @@
 /** Template list: categories with the current one remembered by the server, search, channel filter and row actions. */
+
 import {
   BuildOutlined,
   CodeOutlined,
   CopyOutlined,
-  DeleteOutlined,
   EditOutlined,
   EyeOutlined,
   FileTextOutlined,
@@ -24,7 +24,6 @@ import {
   Empty,
   Flex,
   Input,
-  Popconfirm,
   Row,
   Segmented,
   Space,
@@ -38,6 +37,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { type HTMLAttributes, type ReactNode, useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { DeleteAction } from '../../ui/DeleteAction';
 import { EmptyState } from '../../ui/EmptyState';
 import { textList } from '../../ui/textList';
 import { formatTime, timeAgo } from '../../utils/date';
@@ -259,24 +259,12 @@ export default function TemplateList() {
                 navigate(`/templates/builder?name=${encoded}`),
               )}
             {action('template-copy', t('actions.copy'), <CopyOutlined />, () => navigate(`/templates/copy/${encoded}`))}
-            <Popconfirm
+            <DeleteAction
               title={t('list.deleteTitle', { name: template.name })}
               description={t('list.deleteDescription')}
-              okText={t('actions.delete')}
-              cancelText={t('actions.cancel')}
-              okButtonProps={{ danger: true }}
               onConfirm={() => remove(template)}
-            >
-              <Tooltip title={t('actions.delete')}>
-                <Button
-                  type="text"
-                  danger
-                  icon={<DeleteOutlined />}
-                  data-testid="template-delete"
-                  aria-label={t('actions.delete')}
-                />
-              </Tooltip>
-            </Popconfirm>
+              testId="template-delete"
+            />
           </Space>
         );
       },
