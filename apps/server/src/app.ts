@@ -16,6 +16,7 @@ import { Tracking } from './campaigns/tracking.js';
 import { trackingRoutes } from './campaigns/tracking-routes.js';
 import type { Config } from './config.js';
 import { registerConsole } from './console/static.js';
+import { contactRoutes } from './contacts/routes.js';
 import { checkDatabase, type DatabaseHandle } from './db/database.js';
 import { Dispatcher } from './engine/dispatcher.js';
 import { feedbackRoutes } from './feedback/routes.js';
@@ -127,6 +128,12 @@ export async function buildApp({
   await app.register(referenceRoutes);
   await app.register(systemMailRoutes, { db });
   await app.register(templateRoutes, { db, pool });
+  await app.register(contactRoutes, {
+    db,
+    dialect: database.dialect,
+    dataDir: config.dataDir,
+    importMaxBytes: config.importMaxBytes,
+  });
 
   app.get(
     '/api/health',

@@ -16,6 +16,8 @@ export interface Config {
   sessionIdleDays: number;
   logLevel: string;
   bodyLimitBytes: number;
+  /** Largest contact import file; a bigger upload is answered 413. */
+  importMaxBytes: number;
   /** Port of Herald's inbound SMTP for bounces; unset leaves it off. */
   bounceSmtpPort: number | undefined;
 }
@@ -56,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleDays: numberFrom(env.SESSION_IDLE_DAYS, 14, 'SESSION_IDLE_DAYS'),
     logLevel: env.LOG_LEVEL ?? 'info',
     bodyLimitBytes: numberFrom(env.BODY_LIMIT_BYTES, 1024 * 1024, 'BODY_LIMIT_BYTES'),
+    importMaxBytes: numberFrom(env.IMPORT_MAX_BYTES, 200 * 1024 * 1024, 'IMPORT_MAX_BYTES'),
     bounceSmtpPort: env.BOUNCE_SMTP_PORT ? numberFrom(env.BOUNCE_SMTP_PORT, 0, 'BOUNCE_SMTP_PORT') : undefined,
   };
 }

@@ -12,7 +12,18 @@ export async function registerConsole(app: FastifyInstance, dir = CONSOLE_DIR): 
     app.log.warn({ dir }, 'console build not found: run `npm run build` to serve the console');
     return false;
   }
-  await app.register(fastifyStatic, { root: dir, wildcard: false, maxAge: '1h', index: false });
+  // Files are looked up on each request, so a console rebuilt under a running server is served at once.
+  await app.register(fastifyStatic, { root: dir, serve: false });
+  await app.register(fastifyStatic, {
+    root: path.join(dir, 'assets'),
+    prefix: '/assets/',
+    decorateReply: false,
+    maxAge: '365d',
+    immutable: true,
+    index: false,
+  });
+  await app.register(fastifyStatic, { root: path.join(dir, 'avatars'), prefix: '/avatars/', decorateReply: false, maxAge: '1d', index: false });
+  app.get('/favicon.svg', { schema: { hide: true }, config: { public: true } }, (_request, reply) => reply.sendFile('favicon.svg', { maxAge: 86_400_000 }));
   app.get('/*', { schema: { hide: true }, config: { public: true } }, (request, reply) => {
     if (request.url.startsWith('/api/')) return reply.callNotFound();
     return reply.header('cache-control', 'no-cache').sendFile('index.html', { maxAge: 0 });

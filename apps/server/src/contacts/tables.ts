@@ -59,7 +59,7 @@ export interface ImportsTable {
   /** `,`, `;` or a tab; null for a one-column file. */
   separator: string | null;
   has_header: number;
-  /** JSON { columns, rows, suggestedMapping } shown before the import starts. */
+  /** JSON { header, columnCount, rows, suggestedMapping } shown before the import starts. */
   preview: string;
   /** JSON { "<column index>": target }. */
   mapping: string | null;

@@ -35,6 +35,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     sessionIdleDays: 14,
     logLevel: 'silent',
     bodyLimitBytes: 1024 * 1024,
+    importMaxBytes: 200 * 1024 * 1024,
     bounceSmtpPort: undefined,
     ...overrides,
   };

@@ -1,0 +1,128 @@
+/**
+ * The worker thread that reads an import's file, so parsing and normalising (most of an import's CPU) run on a
+ * core of their own while the runner writes to the database: it checks every record, writes the report of
+ * invalid rows, and hands the valid ones over in batches, never more than two ahead of the runner.
+ */
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import type { ErrorKey, Language } from '@herald/shared';
+import { compileMapping, type Mapping, normaliseRecord, type RowFailure, type StagedRow } from './normalise.js';
+import { openRecords, type ReadSettings, UnreadableFileError } from './parse.js';
+import { ReportWriter } from './report.js';
+
+/** Rows per batch: large enough to amortise a statement, small enough to keep memory flat. */
+const BATCH_ROWS = 5000;
+/** Batches handed over and not yet written. */
+const MAX_AHEAD = 2;
+/** Invalid rows kept on the import itself, for the console to show without downloading the report. */
+const INVALID_SAMPLE_ROWS = 20;
+
+export interface ReaderJob {
+  filePath: string;
+  /** Absolute path of the report to write. */
+  reportPath: string;
+  language: Language;
+  settings: ReadSettings;
+  hasHeader: boolean;
+  columnCount: number;
+  mapping: Mapping;
+  defaultCountry: string | null;
+}
+
+export interface InvalidRow {
+  line: number;
+  key: ErrorKey;
+  params: Record<string, string | number>;
+}
+
+export interface ReaderProgress {
+  rowsDone: number;
+  invalid: number;
+  invalidSample: InvalidRow[];
+  bytesRead: number;
+}
+
+export type ReaderMessage =
+  | { type: 'rows'; rows: StagedRow[]; progress: ReaderProgress }
+  | { type: 'done'; progress: ReaderProgress }
+  /** key is null for a failure of Herald's own rather than of the file. */
+  | { type: 'failed'; progress: ReaderProgress; key: ErrorKey | null; params: Record<string, string | number>; message: string };
+
+/** `written` acknowledges a batch; `stop` asks the reader to close its report and end. */
+export type RunnerMessage = { type: 'written' } | { type: 'stop' };
+
+async function read(job: ReaderJob, port: NonNullable<typeof parentPort>): Promise<void> {
+  const progress: ReaderProgress = { rowsDone: 0, invalid: 0, invalidSample: [], bytesRead: 0 };
+  let ahead = 0;
+  let stopped = false;
+  let wake: (() => void) | null = null;
+  port.on('message', (message: RunnerMessage) => {
+    if (message.type === 'written') ahead--;
+    else stopped = true;
+    wake?.();
+  });
+
+  const report = ReportWriter.open(job.reportPath, job.language, job.settings.separator);
+  const reader = openRecords(job.filePath, job.settings);
+  const mapping = compileMapping(job.mapping);
+  let batch: StagedRow[] = [];
+  const handOver = async () => {
+    progress.bytesRead = reader.bytesRead();
+    port.postMessage({ type: 'rows', rows: batch, progress } satisfies ReaderMessage);
+    batch = [];
+    ahead++;
+    await report.flush();
+    while (ahead >= MAX_AHEAD && !stopped) await new Promise<void>((resolve) => (wake = resolve));
+  };
+  const invalid = (line: number, failure: RowFailure, fields: string[]) => {
+    progress.invalid++;
+    if (progress.invalidSample.length < INVALID_SAMPLE_ROWS) progress.invalidSample.push({ line, ...failure });
+    report.add(line, failure, fields);
+  };
+
+  try {
+    let header = job.hasHeader;
+    for await (const record of reader.records) {
+      if (stopped) break;
+      if (header) {
+        header = false;
+        continue;
+      }
+      progress.rowsDone++;
+      if (record.unreadable) {
+        invalid(record.line, { key: 'import.row.badEncoding', params: { encoding: job.settings.encoding } }, record.fields);
+      } else if (record.fields.length !== job.columnCount) {
+        invalid(
+          record.line,
+          { key: 'import.row.columnCount', params: { expected: job.columnCount, found: record.fields.length } },
+          record.fields,
+        );
+      } else {
+        const row = normaliseRecord(record.fields, record.line, mapping, job.defaultCountry);
+        if (Array.isArray(row)) {
+          batch.push(row);
+          if (batch.length === BATCH_ROWS) await handOver();
+        } else {
+          invalid(record.line, row, record.fields);
+        }
+      }
+    }
+    if (batch.length > 0 && !stopped) await handOver();
+    progress.bytesRead = reader.bytesRead();
+    await report.close();
+    port.postMessage({ type: 'done', progress } satisfies ReaderMessage);
+  } catch (error) {
+    await report.close();
+    const known = error instanceof UnreadableFileError;
+    port.postMessage({
+      type: 'failed',
+      progress,
+      key: known ? error.key : null,
+      params: known ? error.params : {},
+      message: String(error),
+    } satisfies ReaderMessage);
+  } finally {
+    port.close();
+  }
+}
+
+if (!isMainThread && parentPort) await read(workerData as ReaderJob, parentPort);

@@ -1,0 +1,255 @@
+import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { signedIn } from './fixtures';
+
+interface Campaign {
+  id: number;
+  name: string;
+  state: string;
+  total: number;
+  counts: Record<string, number>;
+}
+
+function api(request: APIRequestContext, token: string) {
+  const headers = { 'X-Token': token };
+  return {
+    async post<T>(path: string, data: unknown): Promise<T> {
+      const res = await request.post(path, { headers, data });
+      expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
+      return (await res.json()) as T;
+    },
+    async get<T>(path: string): Promise<T> {
+      const res = await request.get(path, { headers });
+      expect(res.status()).toBe(200);
+      return (await res.json()) as T;
+    },
+  };
+}
+
+/** A contact list with `size` e-mail contacts (none when 0). */
+async function contactList(client: ReturnType<typeof api>, name: string, size: number): Promise<number> {
+  const list = await client.post<{ id: number }>('/api/data/contact-lists', { name });
+  for (let i = 1; i <= size; i++) {
+    await client.post(`/api/data/contact-lists/${list.id}/contacts`, {
+      email: `${name.toLowerCase().replaceAll(' ', '-')}-${i}@example.com`,
+      name: `Customer ${i}`,
+    });
+  }
+  return list.id;
+}
+
+async function emailTemplate(client: ReturnType<typeof api>, name: string): Promise<void> {
+  await client.post('/api/data/templates', {
+    name,
+    channel: 'EMAIL',
+    subject: 'Spring is here, {{ contact.name }}',
+    html: '<h1>Hello {{ contact.name }}</h1><p>Our spring sale starts today.</p>',
+  });
+}
+
+async function pick(page: Page, select: Locator, option: string): Promise<void> {
+  await select.click();
+  await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click();
+}
+
+/** Every count shown per status adds up to the campaign's total. */
+async function expectCountsAddUp(counts: Locator): Promise<number> {
+  const total = Number(await counts.getAttribute('data-total'));
+  const values = await counts
+    .locator('[data-count]')
+    .evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute('data-count'))));
+  expect(values.reduce((sum, value) => sum + value, 0)).toBe(total);
+  return total;
+}
+
+test('a campaign from the wizard to sent: empty list refused, live progress, counts, chart and log', async ({
+  page,
+  request,
+  context,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const { token } = await signedIn(request, context, baseURL!);
+  const client = api(request, token);
+  await contactList(client, 'Customers', 3);
+  await contactList(client, 'Nobody', 0);
+  await emailTemplate(client, 'spring-sale');
+
+  await page.goto('/mass-mail/campaigns');
+  await expect(page.getByTestId('campaigns-empty')).toBeVisible();
+  await page.getByTestId('campaigns-create').click();
+  await expect(page).toHaveURL(/\/mass-mail\/campaigns\/create$/);
+
+  // Type and name; a name is mandatory.
+  await page.getByTestId('wizard-type-email').click();
+  await expect(page.getByTestId('wizard-type-email')).toHaveAttribute('aria-pressed', 'true');
+  await page.getByTestId('wizard-next').click();
+  await page.getByTestId('wizard-next').click();
+  await expect(page.getByTestId('wizard-form')).toContainText('Mandatory field missing.');
+  await page.getByTestId('wizard-name').fill('Spring sale');
+  await page.getByTestId('wizard-next').click();
+
+  // A list without contacts is refused with the spec's message.
+  await pick(page, page.getByTestId('wizard-list'), 'Nobody');
+  await page.getByTestId('wizard-next').click();
+  await expect(page.getByTestId('wizard-form')).toContainText('A campaign cannot be created with an empty contact list.');
+  await pick(page, page.getByTestId('wizard-list'), 'Customers');
+  await expect(page.getByTestId('wizard-list-summary')).toContainText('3 of the list');
+  await page.getByTestId('wizard-next').click();
+
+  await pick(page, page.getByTestId('wizard-template'), 'spring-sale');
+  await expect(page.getByTestId('wizard-preview')).toContainText('Spring is here');
+  await expect(page.getByTestId('wizard-preview').locator('iframe')).toHaveAttribute('sandbox', '');
+  await page.getByTestId('wizard-next').click();
+
+  // The account's default e-mail configuration is chosen already.
+  await expect(page.getByTestId('wizard-route-config')).toBeVisible();
+  await expect(page.getByTestId('wizard-config')).toContainText('Sandbox e-mail');
+  await page.getByTestId('wizard-next').click();
+
+  // Check and send: three recipients, a test send through the sandbox, then send now.
+  await expect(page.getByTestId('wizard-recipients')).toContainText('3');
+  await expect(page.getByTestId('wizard-suppressed')).toContainText('0');
+  await page.getByTestId('wizard-test-to').fill('me@example.com');
+  await page.getByTestId('wizard-test-send').click();
+  await expect(page.getByTestId('wizard-test-result')).toContainText('The provider accepted the test for me@example.com.');
+  await page.getByTestId('wizard-send-now').click();
+  await page.getByTestId('wizard-start').click();
+
+  await expect(page).toHaveURL(/\/mass-mail\/campaigns\/view\/\d+$/);
+  await expect(page.getByTestId('campaign-name')).toHaveText('Spring sale');
+  await expect(page.getByTestId('campaign-view').getByTestId('campaign-state')).toHaveAttribute('data-state', 'sent', {
+    timeout: 15_000,
+  });
+  const counts = page.getByTestId('campaign-counts');
+  await expect(counts).toHaveAttribute('data-total', '3');
+  expect(await expectCountsAddUp(counts)).toBe(3);
+  // Receipts arrive two seconds after sending; the stream brings them without a reload.
+  await expect(counts.getByTestId('campaign-count-sent')).toHaveCount(0, { timeout: 10_000 });
+  expect(await expectCountsAddUp(counts)).toBe(3);
+  await expect(page.getByTestId('campaign-chart').locator('svg')).toBeVisible();
+  await expect(page.getByTestId('campaign-settings')).toContainText('Customers');
+  await expect(page.getByTestId('campaign-settings')).toContainText('spring-sale');
+  await expect(page.getByTestId('campaign-settings')).toContainText('Configuration “Sandbox e-mail”');
+
+  // The list shows it settled, every message accounted for.
+  await page.goto('/mass-mail/campaigns');
+  const row = page.getByTestId('campaign-row-Spring sale');
+  await expect(row.getByTestId('campaign-state')).toHaveAttribute('data-state', 'sent');
+  await expect(row.getByTestId('campaign-progress')).toHaveAttribute('data-settled', '3');
+  await expect(row.getByTestId('campaign-progress')).toHaveAttribute('data-total', '3');
+  await expect(row.getByTestId('campaign-progress')).toContainText('100%');
+
+  // The log lists every recipient; the status filter asks the server for one status.
+  await row.getByTestId('campaign-log').click();
+  await expect(page).toHaveURL(/\/mass-mail\/campaigns\/statistics\/\d+$/);
+  const table = page.getByTestId('campaign-log-table');
+  for (let i = 1; i <= 3; i++) await expect(table).toContainText(`customers-${i}@example.com`);
+  await expect(table.locator('tbody tr.ant-table-row')).toHaveCount(3);
+  await expect(table).toContainText('Sandbox e-mail');
+  const id = Number(page.url().split('/').pop());
+  const campaign = await client.get<Campaign>(`/api/data/campaigns/${id}`);
+  const delivered = campaign.counts.delivered ?? 0;
+  await pick(page, page.getByTestId('log-status-filter'), 'Delivered');
+  await expect(table.locator('tbody tr.ant-table-row')).toHaveCount(delivered);
+  if (delivered > 0) await expect(table.locator('tbody tr.ant-table-row').first()).toContainText('Delivered');
+});
+
+test('pause, resume and cancel a sending campaign; a duplicate is scheduled from the wizard', async ({
+  page,
+  request,
+  context,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const { token } = await signedIn(request, context, baseURL!);
+  const client = api(request, token);
+  // Two messages a day: the other three wait for tomorrow, so the campaign stays in sending.
+  const limited = await client.post<{ id: number }>('/api/data/provider-configurations', {
+    name: 'Limited e-mail',
+    type: 'sandbox-email',
+    limitPerDay: 2,
+    settings: {},
+  });
+  await client.post('/api/data/provider-configurations', {
+    name: 'Switched-off e-mail',
+    type: 'sandbox-email',
+    active: false,
+    settings: {},
+  });
+  const listId = await contactList(client, 'Slow', 5);
+  await emailTemplate(client, 'slow-news');
+  const draft = await client.post<Campaign>('/api/data/campaigns', {
+    name: 'Slow news',
+    channel: 'EMAIL',
+    listId,
+    templateName: 'slow-news',
+    configId: limited.id,
+  });
+  await client.post(`/api/data/campaigns/${draft.id}/start`, {});
+
+  await page.goto('/mass-mail/campaigns');
+  const row = page.getByTestId('campaign-row-Slow news');
+  const progress = row.getByTestId('campaign-progress');
+  await expect(progress).toHaveAttribute('data-total', '5', { timeout: 10_000 });
+  await expect(progress).toHaveAttribute('data-settled', '2', { timeout: 10_000 });
+  await expect(row.getByTestId('campaign-state')).toHaveAttribute('data-state', 'sending');
+
+  await row.getByTestId('campaign-pause').click();
+  await expect(row.getByTestId('campaign-state')).toHaveAttribute('data-state', 'paused');
+  await expect(row.getByTestId('campaign-pause')).toHaveCount(0);
+  await row.getByTestId('campaign-resume').click();
+  await expect(row.getByTestId('campaign-state')).toHaveAttribute('data-state', 'sending');
+
+  // The filter by state finds it among the sending ones only.
+  await pick(page, page.getByTestId('campaigns-state-filter'), 'Sent');
+  await expect(page.getByTestId('campaigns')).toContainText('No campaigns in this state.');
+  await pick(page, page.getByTestId('campaigns-state-filter'), 'Sending');
+  await expect(row).toBeVisible();
+
+  await row.getByTestId('campaign-cancel').click();
+  await page.locator('.ant-popconfirm').getByRole('button', { name: 'Cancel campaign' }).click();
+  await expect(page.getByTestId('campaigns')).toContainText('No campaigns in this state.');
+  await page.getByTestId('campaigns-state-filter').locator('.ant-select-clear').click();
+  await expect(row.getByTestId('campaign-state')).toHaveAttribute('data-state', 'cancelled');
+  await expect(row.getByTestId('campaign-progress')).toHaveAttribute('data-total', '5');
+
+  // The view of the cancelled campaign still adds up.
+  await row.getByTestId('campaign-view').click();
+  expect(await expectCountsAddUp(page.getByTestId('campaign-counts'))).toBe(5);
+  await page.goto('/mass-mail/campaigns');
+
+  await row.getByTestId('campaign-duplicate').click();
+  const copy = page.getByTestId('campaign-row-Slow news (copy)');
+  await expect(copy.getByTestId('campaign-state')).toHaveAttribute('data-state', 'draft');
+  await expect(copy.getByTestId('campaign-progress')).toContainText('Not started');
+
+  // The copy reopens in the wizard with its settings and is scheduled in the account's time zone.
+  await copy.getByTestId('campaign-edit').click();
+  await expect(page).toHaveURL(/\/mass-mail\/campaigns\/create\?id=\d+$/);
+  await expect(page.getByTestId('wizard-type-email')).toHaveAttribute('aria-pressed', 'true');
+  await page.getByTestId('wizard-next').click();
+  await expect(page.getByTestId('wizard-name')).toHaveValue('Slow news (copy)');
+  await page.getByTestId('wizard-name').fill('Slow news again');
+  await page.getByTestId('wizard-next').click();
+  await expect(page.getByTestId('wizard-list')).toContainText('Slow');
+  await page.getByTestId('wizard-next').click();
+  await expect(page.getByTestId('wizard-template')).toContainText('slow-news');
+  await page.getByTestId('wizard-next').click();
+  await expect(page.getByTestId('wizard-config')).toContainText('Limited e-mail');
+  // A configuration that is switched off cannot carry the campaign.
+  await pick(page, page.getByTestId('wizard-config'), 'Switched-off e-mail');
+  await page.getByTestId('wizard-next').click();
+  await expect(page.getByTestId('wizard-form')).toContainText('A campaign needs at least one active configuration.');
+  await pick(page, page.getByTestId('wizard-config'), 'Limited e-mail');
+  await page.getByTestId('wizard-next').click();
+  await expect(page.getByTestId('wizard-recipients')).toContainText('5');
+  await page.getByTestId('wizard-schedule').click();
+  const when = page.getByTestId('wizard-schedule-at');
+  await when.fill('2030-01-15 09:30');
+  await when.press('Enter');
+  await page.getByTestId('wizard-start').click();
+  await expect(page).toHaveURL(/\/mass-mail\/campaigns\/view\/\d+$/);
+  await expect(page.getByTestId('campaign-view').getByTestId('campaign-state')).toHaveAttribute('data-state', 'scheduled');
+  await expect(page.getByTestId('campaign-settings')).toContainText('2030-01-15 09:30:00');
+  await expect(page.getByTestId('campaign-counts')).toContainText('No messages yet');
+});
