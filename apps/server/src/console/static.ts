@@ -22,8 +22,16 @@ export async function registerConsole(app: FastifyInstance, dir = CONSOLE_DIR): 
     immutable: true,
     index: false,
   });
-  await app.register(fastifyStatic, { root: path.join(dir, 'avatars'), prefix: '/avatars/', decorateReply: false, maxAge: '1d', index: false });
-  app.get('/favicon.svg', { schema: { hide: true }, config: { public: true } }, (_request, reply) => reply.sendFile('favicon.svg', { maxAge: 86_400_000 }));
+  await app.register(fastifyStatic, {
+    root: path.join(dir, 'avatars'),
+    prefix: '/avatars/',
+    decorateReply: false,
+    maxAge: '1d',
+    index: false,
+  });
+  app.get('/favicon.svg', { schema: { hide: true }, config: { public: true } }, (_request, reply) =>
+    reply.sendFile('favicon.svg', { maxAge: 86_400_000 }),
+  );
   app.get('/*', { schema: { hide: true }, config: { public: true } }, (request, reply) => {
     if (request.url.startsWith('/api/')) return reply.callNotFound();
     return reply.header('cache-control', 'no-cache').sendFile('index.html', { maxAge: 0 });
