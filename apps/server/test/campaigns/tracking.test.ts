@@ -5,6 +5,7 @@ import { CampaignContent } from '../../src/campaigns/content.js';
 import { Dispatcher } from '../../src/engine/dispatcher.js';
 import { accountIdOf } from '../engine/helpers.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
+import { decodedText } from '../helpers/mime.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
 
 let t: TestApp;
@@ -135,7 +136,7 @@ describe('campaign e-mail tracking', () => {
 
   it('redirects a signed click to its target and refuses a changed target', async () => {
     const bob = campaignMessages[1]!;
-    const link = /href="([^"]+)"/.exec(raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[1]?.replaceAll('&amp;', '&');
+    const link = /href="([^"]+)"/.exec(decodedText(raw))?.[1]?.replaceAll('&amp;', '&');
     expect(link).toContain('/t/c/');
     const own = t.app.tracking.clickUrl(bob.id, 'https://example.org/post?a=1&b=2').replace('http://herald.test', '');
     const res = await t.app.inject({ method: 'GET', url: own });

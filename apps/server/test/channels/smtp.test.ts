@@ -1,10 +1,12 @@
 /** The smtp channel against real SMTP servers on loopback: AUTH, STARTTLS and TLS, DSN, DKIM, failures, a batch. */
+
 import { generateKeyPairSync } from 'node:crypto';
 import net from 'node:net';
 import { dkimVerify } from 'mailauth';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseSmtpSettings, smtpChannel, smtpPoolOptions } from '../../src/channels/smtp.js';
 import { type Channel, type ChannelSettings, type OutgoingEmail, VERIFY_TIMEOUT_MS } from '../../src/channels/types.js';
+import { decodedText } from '../helpers/mime.js';
 import { type SinkMessage, type SmtpSink, type SmtpSinkOptions, startSmtpSink } from '../helpers/smtp-sink.js';
 import { selfSignedCertificate } from '../helpers/tls.js';
 
@@ -246,7 +248,7 @@ describe('smtp channel messages', () => {
     expect(headers).toMatch(/^Reply-To: replies@herald\.test$/m);
     expect(headers).toMatch(/^List-Unsubscribe: <https:\/\/herald\.test\/u\/7>$/m);
     expect(headers).toMatch(/^Subject: Issue 7$/m);
-    expect(received.raw.toString()).toContain('<p>Hello 7</p>');
+    expect(decodedText(received.raw.toString())).toContain('<p>Hello 7</p>');
     expect(received.raw.toString()).toContain('Content-Type: text/plain');
   });
 
