@@ -7,18 +7,18 @@ import {
   InfoCircleOutlined,
   PlusOutlined,
   ReloadOutlined,
-  SearchOutlined,
   StarFilled,
   StarOutlined,
 } from '@ant-design/icons';
 import { type ChannelCategory, DEFAULT_PAGE_SIZE, MAX_BALANCE_CONFIGS } from '@herald/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Badge, Button, Card, Flex, Input, Segmented, Space, Spin, Table, Tag, Tooltip, Typography, theme } from 'antd';
+import { App, Badge, Button, Card, Flex, Segmented, Space, Spin, Table, Tag, Tooltip, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DeleteAction } from '../../ui/DeleteAction';
 import { EmptyState } from '../../ui/EmptyState';
+import { SearchBox } from '../../ui/SearchBox';
 import { textList } from '../../ui/textList';
 import { timeAgo } from '../../utils/date';
 import {
@@ -395,15 +395,12 @@ export default function Providers() {
             ),
           }))}
         />
-        <Input
-          allowClear
-          data-testid="providers-search"
-          prefix={<SearchOutlined style={{ color: token.colorTextTertiary }} />}
+        <SearchBox
+          testId="providers-search"
           placeholder={t('providers.search')}
-          style={{ width: 280 }}
           value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
+          onSearch={(text) => {
+            setSearch(text);
             setPage(1);
           }}
         />

@@ -10,35 +10,18 @@ import {
   MailOutlined,
   MessageOutlined,
   PlusOutlined,
-  SearchOutlined,
   SendOutlined,
 } from '@ant-design/icons';
 import { type ChannelCategory, DEFAULT_PAGE_SIZE } from '@herald/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  App,
-  Button,
-  Card,
-  Col,
-  Drawer,
-  Empty,
-  Flex,
-  Input,
-  Row,
-  Segmented,
-  Space,
-  Table,
-  Tag,
-  Tooltip,
-  Typography,
-  theme,
-} from 'antd';
+import { App, Button, Card, Col, Drawer, Empty, Flex, Row, Segmented, Space, Table, Tag, Tooltip, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { type HTMLAttributes, type ReactNode, useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { DeleteAction } from '../../ui/DeleteAction';
 import { EmptyState } from '../../ui/EmptyState';
+import { SearchBox } from '../../ui/SearchBox';
 import { textList } from '../../ui/textList';
 import { formatTime, timeAgo } from '../../utils/date';
 import { useNow } from '../configs/useNow';
@@ -337,15 +320,12 @@ export default function TemplateList() {
               }}
               options={(['ALL', 'EMAIL', 'SMS'] as const).map((value) => ({ value, label: t(`channels.${value}`) }))}
             />
-            <Input
-              allowClear
-              data-testid="templates-search"
-              prefix={<SearchOutlined style={{ color: token.colorTextTertiary }} />}
+            <SearchBox
+              testId="templates-search"
               placeholder={t('list.search')}
-              style={{ width: 280 }}
               value={search}
-              onChange={(event) => {
-                setSearch(event.target.value);
+              onSearch={(text) => {
+                setSearch(text);
                 setPage(1);
               }}
             />

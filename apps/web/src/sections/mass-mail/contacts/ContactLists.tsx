@@ -1,22 +1,23 @@
 /** Contact lists with their counts: create, rename, delete, and the way into each list's contacts and imports. */
+
 import {
   DeleteOutlined,
   EditOutlined,
   EyeOutlined,
   PlusOutlined,
-  SearchOutlined,
   SyncOutlined,
   TeamOutlined,
   UploadOutlined,
 } from '@ant-design/icons';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '@herald/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Flex, Input, Popconfirm, Space, Table, Tag, Tooltip, Typography, theme } from 'antd';
+import { App, Button, Card, Flex, Popconfirm, Space, Table, Tag, Tooltip, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { EmptyState } from '../../../ui/EmptyState';
+import { SearchBox } from '../../../ui/SearchBox';
 import { textList } from '../../../ui/textList';
 import { type ContactCounts, type ContactList, LISTS_KEY, listsApi, listsQuery } from './api';
 import { ListForm } from './ListForm';
@@ -188,14 +189,12 @@ export function ContactLists() {
         </div>
         <Space wrap>
           {!firstRun && (
-            <Input
-              allowClear
-              data-testid="contact-lists-search"
-              prefix={<SearchOutlined />}
+            <SearchBox
+              testId="contact-lists-search"
               placeholder={t('lists.search')}
-              style={{ width: 240 }}
-              onChange={(event) => {
-                setSearch(event.target.value.trim());
+              width={240}
+              onSearch={(text) => {
+                setSearch(text.trim());
                 setPage(DEFAULT_PAGE);
               }}
             />

@@ -1,7 +1,7 @@
 /** The side panel's editor of one block's properties. */
-import { Col, Divider, Form, Input, InputNumber, Row, Segmented, Slider, Typography } from 'antd';
+import { Col, Divider, Form, Input, InputNumber, Row, Segmented, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { AlignInput, ColorInput, Field, RichTextInput, UrlInput } from './fields';
+import { AlignInput, ColorInput, Field, RangeInput, RichTextInput, UrlInput } from './fields';
 import { type Block, type Column, type ColumnsBlock, LIMITS } from './model';
 
 /** Applies a change to the block; `field` names what changed, so typing in it undoes as one step. */
@@ -124,27 +124,13 @@ export function BlockProperties({ block, brandColor, onChange }: { block: Block;
               <UrlInput optional value={block.href} onChange={(href) => onChange({ href }, 'href')} placeholder="https://" />
             </Field>
             <Field label={t('builder.props.width')}>
-              <Row gutter={12} align="middle">
-                <Col flex="auto">
-                  <Slider
-                    min={LIMITS.imageWidth.min}
-                    max={LIMITS.imageWidth.max}
-                    value={block.width}
-                    onChange={(width) => onChange({ width }, 'width')}
-                  />
-                </Col>
-                <Col>
-                  <InputNumber
-                    size="small"
-                    min={LIMITS.imageWidth.min}
-                    max={LIMITS.imageWidth.max}
-                    suffix="%"
-                    value={block.width}
-                    onChange={(width) => width !== null && onChange({ width }, 'width')}
-                    style={{ width: 80 }}
-                  />
-                </Col>
-              </Row>
+              <RangeInput
+                min={LIMITS.imageWidth.min}
+                max={LIMITS.imageWidth.max}
+                suffix="%"
+                value={block.width}
+                onChange={(width) => onChange({ width }, 'width')}
+              />
             </Field>
             <Field label={t('builder.props.align')}>
               <AlignInput value={block.align} onChange={(align) => onChange({ align }, 'align')} />
@@ -208,27 +194,13 @@ export function BlockProperties({ block, brandColor, onChange }: { block: Block;
       case 'spacer':
         return (
           <Field label={t('builder.props.height')}>
-            <Row gutter={12} align="middle">
-              <Col flex="auto">
-                <Slider
-                  min={LIMITS.spacer.min}
-                  max={LIMITS.spacer.max}
-                  value={block.height}
-                  onChange={(height) => onChange({ height }, 'height')}
-                />
-              </Col>
-              <Col>
-                <InputNumber
-                  size="small"
-                  min={LIMITS.spacer.min}
-                  max={LIMITS.spacer.max}
-                  suffix="px"
-                  value={block.height}
-                  onChange={(height) => height !== null && onChange({ height }, 'height')}
-                  style={{ width: 84 }}
-                />
-              </Col>
-            </Row>
+            <RangeInput
+              min={LIMITS.spacer.min}
+              max={LIMITS.spacer.max}
+              suffix="px"
+              value={block.height}
+              onChange={(height) => onChange({ height }, 'height')}
+            />
           </Field>
         );
       case 'columns': {

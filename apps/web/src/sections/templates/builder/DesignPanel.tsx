@@ -1,7 +1,7 @@
 /** Settings of the whole e-mail: colours, width, font and the preheader line. */
-import { Col, Form, Input, InputNumber, Row, Select, Slider, Typography } from 'antd';
+import { Col, Form, Input, Row, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ColorInput, Field } from './fields';
+import { ColorInput, Field, RangeInput } from './fields';
 import { type BuilderSettings, FONTS, type FontId, LIMITS } from './model';
 
 const FONT_NAMES: Record<FontId, string> = {
@@ -58,29 +58,15 @@ export function DesignPanel({
         </Col>
       </Row>
       <Field label={t('builder.design.width')} help={t('builder.design.widthHelp')}>
-        <Row gutter={12} align="middle">
-          <Col flex="auto">
-            <Slider
-              min={LIMITS.width.min}
-              max={LIMITS.width.max}
-              step={10}
-              value={settings.width}
-              onChange={(width) => onChange({ width }, 'width')}
-            />
-          </Col>
-          <Col>
-            <InputNumber
-              size="small"
-              min={LIMITS.width.min}
-              max={LIMITS.width.max}
-              suffix="px"
-              value={settings.width}
-              data-testid="builder-design-width"
-              onChange={(width) => width !== null && onChange({ width }, 'width')}
-              style={{ width: 92 }}
-            />
-          </Col>
-        </Row>
+        <RangeInput
+          min={LIMITS.width.min}
+          max={LIMITS.width.max}
+          step={10}
+          suffix="px"
+          value={settings.width}
+          testId="builder-design-width"
+          onChange={(width) => onChange({ width }, 'width')}
+        />
       </Field>
       <Field label={t('builder.design.font')}>
         <Select<FontId>

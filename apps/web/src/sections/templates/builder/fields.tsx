@@ -1,4 +1,4 @@
-/** Small controls shared by the block and design panels: alignment, colour, URL with a safety hint, rich text. */
+/** Small controls shared by the block and design panels: alignment, colour, range, URL with a safety hint, rich text. */
 import {
   AlignCenterOutlined,
   AlignLeftOutlined,
@@ -7,7 +7,7 @@ import {
   ItalicOutlined,
   LinkOutlined,
 } from '@ant-design/icons';
-import { Button, ColorPicker, Flex, Form, Input, Segmented, Tooltip, Typography } from 'antd';
+import { Button, Col, ColorPicker, Flex, Form, Input, InputNumber, Row, Segmented, Slider, Tooltip, Typography } from 'antd';
 import { type ReactNode, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { insertSnippet, type Snippet, wrapSelection } from '../textInsert';
@@ -20,6 +20,45 @@ export function Field({ label, children, help }: { label: string; children: Reac
     <Form.Item label={label} help={help} style={{ marginBottom: 12 }}>
       {children}
     </Form.Item>
+  );
+}
+
+/** A number within limits: a slider to drag and a box to type the exact value. */
+export function RangeInput({
+  value,
+  onChange,
+  min,
+  max,
+  suffix,
+  step,
+  testId,
+}: {
+  value: number;
+  onChange: (value: number) => void;
+  min: number;
+  max: number;
+  suffix: string;
+  step?: number;
+  testId?: string;
+}) {
+  return (
+    <Row gutter={12} align="middle">
+      <Col flex="auto">
+        <Slider min={min} max={max} step={step} value={value} onChange={onChange} />
+      </Col>
+      <Col>
+        <InputNumber
+          size="small"
+          min={min}
+          max={max}
+          suffix={suffix}
+          value={value}
+          data-testid={testId}
+          onChange={(next) => next !== null && onChange(next)}
+          style={{ width: 92 }}
+        />
+      </Col>
+    </Row>
   );
 }
 
