@@ -9,9 +9,12 @@ export interface DeleteActionProps {
   description?: ReactNode;
   onConfirm: () => unknown;
   testId: string;
+  /** Shown instead of the confirmation while the record cannot be deleted. */
+  disabledReason?: ReactNode;
+  size?: 'small' | 'middle';
 }
 
-export function DeleteAction({ title, description, onConfirm, testId }: DeleteActionProps) {
+export function DeleteAction({ title, description, onConfirm, testId, disabledReason, size }: DeleteActionProps) {
   const { t } = useTranslation('ui');
   return (
     <Popconfirm
@@ -21,9 +24,18 @@ export function DeleteAction({ title, description, onConfirm, testId }: DeleteAc
       cancelText={t('cancel')}
       okButtonProps={{ danger: true }}
       onConfirm={onConfirm}
+      disabled={disabledReason !== undefined}
     >
-      <Tooltip title={t('delete')}>
-        <Button type="text" danger icon={<DeleteOutlined />} data-testid={testId} aria-label={t('delete')} />
+      <Tooltip title={disabledReason ?? t('delete')}>
+        <Button
+          type="text"
+          size={size}
+          danger
+          icon={<DeleteOutlined />}
+          data-testid={testId}
+          aria-label={t('delete')}
+          disabled={disabledReason !== undefined}
+        />
       </Tooltip>
     </Popconfirm>
   );

@@ -1,21 +1,14 @@
 /** Contact lists with their counts: create, rename, delete, and the way into each list's contacts and imports. */
 
-import {
-  DeleteOutlined,
-  EditOutlined,
-  EyeOutlined,
-  PlusOutlined,
-  SyncOutlined,
-  TeamOutlined,
-  UploadOutlined,
-} from '@ant-design/icons';
+import { EditOutlined, EyeOutlined, PlusOutlined, SyncOutlined, TeamOutlined, UploadOutlined } from '@ant-design/icons';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '@herald/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Flex, Popconfirm, Space, Table, Tag, Tooltip, Typography, theme } from 'antd';
+import { App, Button, Card, Flex, Space, Table, Tag, Tooltip, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { DeleteAction } from '../../../ui/DeleteAction';
 import { EmptyState } from '../../../ui/EmptyState';
 import { SearchBox } from '../../../ui/SearchBox';
 import { textList } from '../../../ui/textList';
@@ -150,27 +143,14 @@ export function ContactLists() {
               onClick={() => openForm(list)}
             />
           </Tooltip>
-          <Popconfirm
+          <DeleteAction
             title={t('lists.delete.title', { name: list.name })}
             description={t('lists.delete.description', { count: list.counts.total })}
-            okText={t('actions.delete')}
-            cancelText={t('actions.cancel')}
-            okButtonProps={{ danger: true }}
-            disabled={list.state === 'importing'}
             onConfirm={() => remove(list)}
-          >
-            <Tooltip title={list.state === 'importing' ? t('lists.delete.busy') : t('actions.delete')}>
-              <Button
-                type="text"
-                size="small"
-                danger
-                icon={<DeleteOutlined />}
-                data-testid="contact-list-delete"
-                aria-label={t('actions.delete')}
-                disabled={list.state === 'importing'}
-              />
-            </Tooltip>
-          </Popconfirm>
+            testId="contact-list-delete"
+            size="small"
+            disabledReason={list.state === 'importing' ? t('lists.delete.busy') : undefined}
+          />
         </Space>
       ),
     },

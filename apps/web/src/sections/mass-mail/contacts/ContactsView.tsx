@@ -37,6 +37,7 @@ import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../../api/http';
+import { DeleteAction } from '../../../ui/DeleteAction';
 import { EmptyState } from '../../../ui/EmptyState';
 import { textList } from '../../../ui/textList';
 import { formatTime } from '../../../utils/date';
@@ -304,24 +305,12 @@ export function ContactsView() {
               onClick={() => openDrawer(contact)}
             />
           </Tooltip>
-          <Popconfirm
+          <DeleteAction
             title={t('view.deleteOne.title')}
             description={t('view.deleteOne.description', { address: contact.email ?? contact.phone ?? '' })}
-            okText={t('actions.delete')}
-            cancelText={t('actions.cancel')}
-            okButtonProps={{ danger: true }}
             onConfirm={() => removeOne(contact)}
-          >
-            <Tooltip title={t('actions.delete')}>
-              <Button
-                type="text"
-                danger
-                icon={<DeleteOutlined />}
-                data-testid="contact-delete"
-                aria-label={t('actions.delete')}
-              />
-            </Tooltip>
-          </Popconfirm>
+            testId="contact-delete"
+          />
         </Space>
       ),
     },
