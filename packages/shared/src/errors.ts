@@ -97,6 +97,20 @@ const en = {
   'import.row.invalidStatus': 'Unknown status: {value} (active, unsubscribed, bounced or blocked)',
   'import.row.tooLong': '{field} is longer than {limit} characters',
   'import.row.badEncoding': 'Unreadable characters: the file is not entirely {encoding}',
+  'apiKey.invalid': 'Missing, unknown or revoked API key.',
+  'apiKey.scope': 'This API key may only read; sending needs a key with the send scope.',
+  'apiKey.rateLimited': 'Too many requests for this API key. Retry in {seconds} s.',
+  'idempotency.mismatch': 'This Idempotency-Key was already used with a different request body.',
+  'messages.unknownTemplate': 'There is no template named {name}.',
+  'messages.templateChannel': 'The template {name} is for the other channel.',
+  'messages.templateOrContent': 'Give either a template or content, not both and not neither.',
+  'messages.contentMissing': 'This channel needs {part} in the content.',
+  'messages.invalidEmail': 'Not a valid e-mail address: {value}',
+  'messages.invalidPhone': 'Not a valid phone number in international format: {value}',
+  'messages.unknownGroup': 'There is no provider group {id} for this channel.',
+  'messages.unknownConfig': 'There is no provider configuration {id} for this channel.',
+  'messages.batchTooLarge': 'A batch may hold at most {max} messages.',
+  'webhooks.notConfigured': 'Set a webhook URL first.',
 } as const;
 
 export type ErrorKey = keyof typeof en;
@@ -193,6 +207,20 @@ const ru: Record<ErrorKey, string> = {
   'import.row.invalidStatus': 'Неизвестный статус: {value} (active, unsubscribed, bounced или blocked)',
   'import.row.tooLong': '{field}: длиннее {limit} символов',
   'import.row.badEncoding': 'Нечитаемые символы: файл не полностью в кодировке {encoding}',
+  'apiKey.invalid': 'API-ключ не указан, не найден или отозван.',
+  'apiKey.scope': 'Этот API-ключ только для чтения; для отправки нужен ключ с правом send.',
+  'apiKey.rateLimited': 'Слишком много запросов по этому API-ключу. Повторите через {seconds} с.',
+  'idempotency.mismatch': 'Этот Idempotency-Key уже использован с другим телом запроса.',
+  'messages.unknownTemplate': 'Шаблона с именем {name} нет.',
+  'messages.templateChannel': 'Шаблон {name} предназначен для другого канала.',
+  'messages.templateOrContent': 'Укажите либо шаблон, либо содержимое — ровно одно из двух.',
+  'messages.contentMissing': 'Для этого канала в содержимом нужно поле {part}.',
+  'messages.invalidEmail': 'Некорректный адрес e-mail: {value}',
+  'messages.invalidPhone': 'Некорректный номер телефона в международном формате: {value}',
+  'messages.unknownGroup': 'Группы провайдеров {id} для этого канала нет.',
+  'messages.unknownConfig': 'Конфигурации провайдера {id} для этого канала нет.',
+  'messages.batchTooLarge': 'В пакете может быть не более {max} сообщений.',
+  'webhooks.notConfigured': 'Сначала укажите URL вебхука.',
 };
 
 const uk: Record<ErrorKey, string> = {
@@ -287,6 +315,20 @@ const uk: Record<ErrorKey, string> = {
   'import.row.invalidStatus': 'Невідомий статус: {value} (active, unsubscribed, bounced або blocked)',
   'import.row.tooLong': '{field}: довше за {limit} символів',
   'import.row.badEncoding': 'Нечитабельні символи: файл не повністю в кодуванні {encoding}',
+  'apiKey.invalid': 'API-ключ не вказано, не знайдено або відкликано.',
+  'apiKey.scope': 'Цей API-ключ лише для читання; для надсилання потрібен ключ із правом send.',
+  'apiKey.rateLimited': 'Забагато запитів за цим API-ключем. Повторіть через {seconds} с.',
+  'idempotency.mismatch': 'Цей Idempotency-Key уже використано з іншим тілом запиту.',
+  'messages.unknownTemplate': 'Шаблону з назвою {name} немає.',
+  'messages.templateChannel': 'Шаблон {name} призначений для іншого каналу.',
+  'messages.templateOrContent': 'Вкажіть або шаблон, або вміст — рівно одне з двох.',
+  'messages.contentMissing': 'Для цього каналу у вмісті потрібне поле {part}.',
+  'messages.invalidEmail': 'Некоректна адреса e-mail: {value}',
+  'messages.invalidPhone': 'Некоректний номер телефону в міжнародному форматі: {value}',
+  'messages.unknownGroup': 'Групи провайдерів {id} для цього каналу немає.',
+  'messages.unknownConfig': 'Конфігурації провайдера {id} для цього каналу немає.',
+  'messages.batchTooLarge': 'У пакеті може бути не більше {max} повідомлень.',
+  'webhooks.notConfigured': 'Спочатку вкажіть URL вебхука.',
 };
 
 export const ERROR_MESSAGES: Record<Language, Record<ErrorKey, string>> = { en, ru, uk };

@@ -7,6 +7,9 @@ import { providers } from './0004_providers.js';
 import { contacts } from './0005_contacts.js';
 import { templates } from './0006_templates.js';
 import { sending } from './0007_sending.js';
+import { api } from './0008_api.js';
+import { statistics } from './0009_statistics.js';
+import { settings } from './0010_settings.js';
 
 export const migrations: Record<string, PortableMigration> = {
   '0001_accounts': accounts,
@@ -16,4 +19,7 @@ export const migrations: Record<string, PortableMigration> = {
   '0005_contacts': contacts,
   '0006_templates': templates,
   '0007_sending': sending,
+  '0008_api': api,
+  '0009_statistics': statistics,
+  '0010_settings': settings,
 };
