@@ -21,6 +21,7 @@ import { checkDatabase, type DatabaseHandle } from './db/database.js';
 import { Dispatcher } from './engine/dispatcher.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { ChannelPool } from './providers/channel-pool.js';
 import { providerRoutes } from './providers/routes.js';
@@ -69,6 +70,7 @@ export async function buildApp({
   const { db } = database;
 
   registerErrorHandler(app, config.bodyLimitBytes);
+  await registerSecurityHeaders(app, config.publicUrl);
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
