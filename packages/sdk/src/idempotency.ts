@@ -1,0 +1,13 @@
+/** Idempotency keys: one random UUID per logical send, reused on each of its retries. */
+
+/** A version 4 UUID; randomUUID needs a secure context in browsers, getRandomValues does not. */
+export function newIdempotencyKey(): string {
+  if (typeof globalThis.crypto.randomUUID === 'function' && globalThis.isSecureContext !== false) {
+    return globalThis.crypto.randomUUID();
+  }
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
