@@ -1,34 +1,64 @@
 /**
- * A whole e-mail campaign end to end — materialise, claim, render, send over SMTP, write statuses — against a
- * bare nodemailer pooled loop into the same loopback sink (a child process), measured in the same run.
- * Run: npx tsx --conditions=source bench/dispatch.ts [recipients]   (default 20000)
+ * A whole campaign end to end — materialise, claim, render, send, write statuses — against a bare client loop
+ * into the same loopback sink (a child process), measured in the same run:
+ *   email: an SMTP campaign vs a bare nodemailer pooled loop (10 connections, composed per message);
+ *   sms:   an SMPP campaign vs a bare smpp client loop (one bind, window 50).
+ * Herald runs in a process of its own (lib/dispatch-herald-process.ts) so its peak RSS is its own. The bare loop
+ * measures at most BARE_MAX messages: its rate is what matters, and a million composed messages would take minutes.
+ * Run: npx tsx --conditions=source bench/dispatch.ts [recipients] [email|sms]   (default 20000 email)
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import smpp from 'smpp';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { openDatabase } from '../apps/server/src/db/database.js';
 import { migrateToLatest } from '../apps/server/src/db/migrate.js';
+import type { HeraldJob, HeraldReport } from './lib/dispatch-herald-process.js';
 import { repoRoot, stop } from './lib/processes.js';
 import { NEWSLETTER_HTML, recipient, SENDER, SUBJECT } from './lib/smtp-load.js';
 
 const count = Number(process.argv[2] ?? 20_000);
+const channel = (process.argv[3] ?? 'email') === 'sms' ? 'SMS' : 'EMAIL';
 const CONNECTIONS = 10;
+const SMPP_WINDOW = 50;
+const BARE_MAX = 20_000;
+const SMPP_CREDENTIALS = { systemId: 'herald', password: 'secret' };
+const SMS_TEXT = 'Hello {{ contact.name }}, your {{ contact.attributes.plan }} plan renews soon. {{ vars.company }}';
 
-const sink: ChildProcess = fork(path.join(repoRoot, 'bench/lib/smtp-sink-process.ts'), { execArgv: ['--import', 'tsx'] });
-const [{ port }] = (await once(sink, 'message')) as [{ port: number }];
+const phone = (i: number) => `+38050${String(i % 10_000_000).padStart(7, '0')}`;
 
-async function sinkCount(): Promise<number> {
-  sink.send('count');
-  const [{ count: received }] = (await once(sink, 'message')) as [{ count: number }];
-  return received;
+interface Sink {
+  child: ChildProcess;
+  port: number;
+  received(): Promise<number>;
 }
 
-async function bareLoop(): Promise<number> {
+async function startSink(): Promise<Sink> {
+  if (channel === 'EMAIL') {
+    const child = fork(path.join(repoRoot, 'bench/lib/smtp-sink-process.ts'), { execArgv: ['--import', 'tsx'] });
+    const [{ port }] = (await once(child, 'message')) as [{ port: number }];
+    const received = async () => {
+      child.send('count');
+      return ((await once(child, 'message')) as [{ count: number }])[0].count;
+    };
+    return { child, port, received };
+  }
+  const child = fork(path.join(repoRoot, 'bench/lib/smpp-sink.ts'), { execArgv: ['--import', 'tsx'] });
+  const [{ ports }] = (await once(child, 'message')) as [{ ports: { noDelay: number } }];
+  const received = async () => {
+    child.send('state');
+    return ((await once(child, 'message')) as [{ count: number }])[0].count;
+  };
+  return { child, port: ports.noDelay, received };
+}
+
+/** nodemailer's pool with a window of sends in flight, each composing its MIME as an application would. */
+async function bareSmtp(port: number, total: number): Promise<void> {
   const transport = nodemailer.createTransport({
     pool: true,
     host: '127.0.0.1',
@@ -38,20 +68,68 @@ async function bareLoop(): Promise<number> {
     maxConnections: CONNECTIONS,
     maxMessages: Infinity,
   });
-  const before = await sinkCount();
-  const started = performance.now();
-  const sends: Promise<unknown>[] = [];
-  for (let i = 0; i < count; i++)
-    sends.push(transport.sendMail({ from: SENDER, to: recipient(i), subject: SUBJECT, html: NEWSLETTER_HTML }));
-  await Promise.all(sends);
-  const elapsed = performance.now() - started;
+  let next = 0;
+  const worker = async () => {
+    while (next < total) {
+      const i = next++;
+      await transport.sendMail({ from: SENDER, to: recipient(i), subject: SUBJECT, html: NEWSLETTER_HTML });
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS * 10 }, worker));
   transport.close();
-  if ((await sinkCount()) - before !== count) throw new Error('bare loop: not every message arrived');
-  return (count / elapsed) * 1000;
 }
 
-async function heraldCampaign(): Promise<{ perSecond: number; peakRssMb: number }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'herald-dispatch-'));
+/** The smpp package's own client keeping a window of submit_sm in flight, nothing else. */
+async function bareSmpp(port: number, total: number): Promise<void> {
+  const session = smpp.connect({ host: '127.0.0.1', port });
+  await new Promise<void>((resolve, reject) => {
+    session.on('error', reject);
+    session.on('connect', () =>
+      session.bind_transceiver({ system_id: SMPP_CREDENTIALS.systemId, password: SMPP_CREDENTIALS.password }, (response) =>
+        response.command_status === 0 ? resolve() : reject(new Error(`bind refused: ${response.command_status}`)),
+      ),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    let sent = 0;
+    let answered = 0;
+    const submit = () => {
+      const i = sent++;
+      session.submit_sm(
+        {
+          source_addr_ton: 5,
+          source_addr: 'Herald',
+          dest_addr_ton: 1,
+          dest_addr_npi: 1,
+          destination_addr: phone(i).slice(1),
+          registered_delivery: 1,
+          short_message: `Hello Reader ${i}, your pro plan renews soon. Herald`,
+        },
+        (response) => {
+          if (response.command_status !== 0) reject(new Error(`submit_sm refused: ${response.command_status}`));
+          else if (++answered === total) resolve();
+          else if (sent < total) submit();
+        },
+      );
+    };
+    for (let i = 0; i < Math.min(SMPP_WINDOW, total); i++) submit();
+  });
+  await new Promise<void>((resolve) => session.unbind({}, () => resolve()));
+  session.destroy();
+}
+
+async function bareLoop(sink: Sink): Promise<number> {
+  const total = Math.min(count, BARE_MAX);
+  const before = await sink.received();
+  const started = performance.now();
+  await (channel === 'EMAIL' ? bareSmtp(sink.port, total) : bareSmpp(sink.port, total));
+  const elapsed = performance.now() - started;
+  if ((await sink.received()) - before !== total) throw new Error('bare loop: not every message arrived');
+  return (total / elapsed) * 1000;
+}
+
+/** A data directory with an account, a provider config for the sink, a list of `count` contacts, a template and a draft campaign. */
+async function seed(dataDir: string, port: number): Promise<Omit<HeraldJob, 'dataDir'>> {
   const config = { ...loadConfig({ DATA_DIR: dataDir, HERALD_SEED: '0', LOG_LEVEL: 'warn' }), publicUrl: 'http://herald.bench' };
   const database = openDatabase({ sqliteFile: path.join(dataDir, 'herald.db') });
   await migrateToLatest(database);
@@ -62,17 +140,19 @@ async function heraldCampaign(): Promise<{ perSecond: number; peakRssMb: number 
     url: '/api/data/users',
     payload: { email: 'bench@example.com', password: 'Bench1234', timeZone: { id: '001' } },
   });
-  const headers = { 'x-token': signup.json().token as string };
-  const smtp = await app.inject({
+  const token = signup.json().token as string;
+  const headers = { 'x-token': token };
+  const settings =
+    channel === 'EMAIL'
+      ? { host: '127.0.0.1', port, security: 'none', senderEmail: SENDER, maxConnections: CONNECTIONS }
+      : { host: '127.0.0.1', port, ...SMPP_CREDENTIALS, sender: 'Herald', windowSize: SMPP_WINDOW };
+  const provider = await app.inject({
     method: 'POST',
     url: '/api/data/provider-configurations',
     headers,
-    payload: {
-      name: 'Sink',
-      type: 'smtp',
-      settings: { host: '127.0.0.1', port, security: 'none', senderEmail: SENDER, maxConnections: CONNECTIONS },
-    },
+    payload: { name: 'Sink', type: channel === 'EMAIL' ? 'smtp' : 'smpp', settings },
   });
+  if (provider.statusCode !== 200) throw new Error(`provider: ${provider.body}`);
   const account = await database.db.selectFrom('accounts').select('id').executeTakeFirstOrThrow();
   const now = Date.now();
   const list = await database.db
@@ -80,26 +160,26 @@ async function heraldCampaign(): Promise<{ perSecond: number; peakRssMb: number 
     .values({ account_id: account.id, name: 'Bench', created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
-  for (let start = 0; start < count; start += 5000) {
-    const rows = Array.from({ length: Math.min(5000, count - start) }, (_, offset) => ({
-      account_id: account.id,
-      list_id: list.id,
-      email: recipient(start + offset),
-      phone: null,
-      name: `Reader ${start + offset}`,
-      attributes: JSON.stringify({ city: 'Kyiv', plan: 'pro' }),
-      created_at: now,
-      updated_at: now,
-    }));
-    for (let i = 0; i < rows.length; i += 500)
-      await database.db
-        .insertInto('contacts')
-        .values(rows.slice(i, i + 500))
-        .execute();
+  for (let start = 0; start < count; start += 10_000) {
+    await database.db.transaction().execute(async (trx) => {
+      for (let i = start; i < Math.min(count, start + 10_000); i += 500) {
+        const rows = Array.from({ length: Math.min(500, count - i) }, (_, offset) => ({
+          account_id: account.id,
+          list_id: list.id,
+          email: channel === 'EMAIL' ? recipient(i + offset) : null,
+          phone: channel === 'SMS' ? phone(i + offset) : null,
+          name: `Reader ${i + offset}`,
+          attributes: JSON.stringify({ city: 'Kyiv', plan: 'pro' }),
+          created_at: now,
+          updated_at: now,
+        }));
+        await trx.insertInto('contacts').values(rows).execute();
+      }
+    });
   }
   await database.db
     .updateTable('contact_lists')
-    .set({ total_count: count, email_count: count })
+    .set({ total_count: count, email_count: channel === 'EMAIL' ? count : 0, phone_count: channel === 'SMS' ? count : 0 })
     .where('id', '=', list.id)
     .execute();
   await app.inject({
@@ -112,47 +192,69 @@ async function heraldCampaign(): Promise<{ perSecond: number; peakRssMb: number 
     '</body>',
     '<p>{{ contact.name }} · {{ contact.email }} · {{ contact.attributes.city }} · {{ contact.attributes.plan }} · {{ vars.company }}</p></body>',
   );
-  await app.inject({
+  const template = await app.inject({
     method: 'POST',
     url: '/api/data/templates',
     headers,
-    payload: { name: 'bench', channel: 'EMAIL', subject: SUBJECT, html },
+    payload:
+      channel === 'EMAIL' ? { name: 'bench', channel, subject: SUBJECT, html } : { name: 'bench', channel, smsText: SMS_TEXT },
   });
+  if (template.statusCode !== 200) throw new Error(`template: ${template.body}`);
   const campaign = await app.inject({
     method: 'POST',
     url: '/api/data/campaigns',
     headers,
-    payload: { name: 'Bench', channel: 'EMAIL', listId: Number(list.id), templateName: 'bench', configId: smtp.json().id },
+    payload: { name: 'Bench', channel, listId: Number(list.id), templateName: 'bench', configId: provider.json().id },
   });
-  const id = campaign.json().id as number;
-  const before = await sinkCount();
-  let peakRss = process.memoryUsage().rss;
-  const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, process.memoryUsage().rss);
-  }, 100);
-  const started = performance.now();
-  await app.inject({ method: 'POST', url: `/api/data/campaigns/${id}/start`, headers, payload: {} });
-  await app.engine.start();
-  app.campaigns.start();
-  for (;;) {
-    const row = await database.db.selectFrom('campaigns').select('state').where('id', '=', id).executeTakeFirstOrThrow();
-    if (row.state === 'sent') break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const elapsed = performance.now() - started;
-  clearInterval(sampler);
-  const arrived = (await sinkCount()) - before;
+  if (campaign.statusCode !== 200) throw new Error(`campaign: ${campaign.body}`);
   await app.close();
   await database.close();
-  if (arrived < count) throw new Error(`campaign: ${arrived} of ${count} arrived`);
-  return { perSecond: (count / elapsed) * 1000, peakRssMb: peakRss / 1024 / 1024 };
+  return { campaignId: campaign.json().id as number, token };
 }
 
-const bare = await bareLoop();
-const herald = await heraldCampaign();
-await stop(sink);
-console.log(`bare nodemailer pooled loop: ${bare.toFixed(0)} msgs/s`);
-console.log(`Herald campaign end to end: ${herald.perSecond.toFixed(0)} msgs/s, peak RSS ${herald.peakRssMb.toFixed(0)} MB`);
+async function heraldCampaign(sink: Sink, job: HeraldJob): Promise<HeraldReport> {
+  const child = fork(path.join(repoRoot, 'bench/lib/dispatch-herald-process.ts'), {
+    execArgv: [
+      '--conditions=source',
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ],
+  });
+  const before = await sink.received();
+  child.send(job);
+  const [report] = (await once(child, 'message')) as [HeraldReport];
+  await once(child, 'exit');
+  const arrived = (await sink.received()) - before;
+  if (arrived < count) throw new Error(`campaign: ${arrived} of ${count} arrived`);
+  const database = openDatabase({ sqliteFile: path.join(job.dataDir, 'herald.db') });
+  const statuses = await database.db
+    .selectFrom('messages')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('status')
+    .execute();
+  await database.close();
+  const sent = statuses.find((row) => row.status === 'sent');
+  if (statuses.length !== 1 || Number(sent?.n) !== count) throw new Error(`campaign statuses: ${JSON.stringify(statuses)}`);
+  return report;
+}
+
+const sink = await startSink();
+const dataDir = mkdtempSync(path.join(tmpdir(), 'herald-dispatch-'));
+const seedStarted = performance.now();
+const seeded = await seed(dataDir, sink.port);
+console.log(`seeded ${count} contacts in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+const bare = await bareLoop(sink);
+const herald = await heraldCampaign(sink, { ...seeded, dataDir });
+await stop(sink.child);
+rmSync(dataDir, { recursive: true, force: true });
+const perSecond = (count / herald.elapsedMs) * 1000;
+const bareName = channel === 'EMAIL' ? 'bare nodemailer pooled loop' : 'bare smpp client loop';
+console.log(`${bareName}: ${bare.toFixed(0)} msgs/s over ${Math.min(count, BARE_MAX)} messages`);
 console.log(
-  `summary: ${count} recipients, Herald ${herald.perSecond.toFixed(0)} msgs/s = ${(herald.perSecond / bare).toFixed(2)}x the bare loop (${bare.toFixed(0)} msgs/s), peak RSS ${herald.peakRssMb.toFixed(0)} MB`,
+  `Herald ${channel} campaign end to end: ${perSecond.toFixed(0)} msgs/s in ${(herald.elapsedMs / 1000).toFixed(1)} s, ` +
+    `${(herald.cpuMs / count).toFixed(2)} ms CPU per message in Herald, peak RSS ${herald.peakRssMb.toFixed(0)} MB`,
+);
+console.log(
+  `summary: ${count} ${channel} recipients, Herald ${perSecond.toFixed(0)} msgs/s = ${(perSecond / bare).toFixed(2)}x the ${bareName} (${bare.toFixed(0)} msgs/s), peak RSS ${herald.peakRssMb.toFixed(0)} MB`,
 );

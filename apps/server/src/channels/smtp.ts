@@ -9,6 +9,7 @@ import nodemailer, {
   type SMTPPoolOptions,
   type SMTPPoolSentMessageInfo,
 } from 'nodemailer';
+import { canWriteMime, newMessageId, writeMime } from './smtp-mime.js';
 import {
   type Channel,
   type ChannelDefinition,
@@ -137,6 +138,22 @@ function mailOptions(settings: SmtpSettings, message: OutgoingEmail): SendMailOp
     dsn: settings.deliveryConfirmation ? { notify: ['SUCCESS', 'FAILURE'], envid: String(message.id) } : undefined,
   };
   if (message.raw !== undefined) return { ...common, raw: message.raw };
+  const from = { name: settings.senderName, address: settings.senderEmail };
+  const to = { name: message.toName, address: message.to };
+  if (canWriteMime({ from, to, replyTo: settings.replyTo })) {
+    const messageId = newMessageId(settings.senderEmail);
+    const raw = writeMime({
+      from,
+      to,
+      replyTo: settings.replyTo,
+      subject: message.subject,
+      html: message.html,
+      text: message.text,
+      headers: message.headers,
+      messageId,
+    });
+    return { ...common, raw, messageId };
+  }
   return {
     ...common,
     from: settings.senderName ? { name: settings.senderName, address: settings.senderEmail } : settings.senderEmail,
@@ -152,10 +169,10 @@ function mailOptions(settings: SmtpSettings, message: OutgoingEmail): SendMailOp
 }
 
 /** The id the server filed the message under (Postfix "queued as X", Exim "id=X"), else our Message-ID. */
-export function providerMessageId(info: SMTPPoolSentMessageInfo): string {
+export function providerMessageId(info: SMTPPoolSentMessageInfo, ownMessageId?: string): string {
   if (info.serverMessageId) return info.serverMessageId;
   const queueId = /queued as ([^\s,;]+)/i.exec(info.response)?.[1] ?? /\bid=([^\s,;]+)/i.exec(info.response)?.[1];
-  return queueId ?? info.messageId;
+  return queueId ?? ownMessageId ?? info.messageId;
 }
 
 /** A 4xx reply or a broken connection may pass later; a 5xx reply to the message will not (503 is a session fault). */
@@ -193,8 +210,9 @@ function createSmtpChannel(rawSettings: ChannelSettings): Channel {
       return { id: message.id, accepted: false, error: 'the smtp channel sends e-mail only', transient: false };
     }
     try {
-      const info = await transporter.sendMail(mailOptions(settings, message));
-      return { id: message.id, accepted: true, providerMessageId: providerMessageId(info) };
+      const options = mailOptions(settings, message);
+      const info = await transporter.sendMail(options);
+      return { id: message.id, accepted: true, providerMessageId: providerMessageId(info, options.messageId) };
     } catch (error) {
       return {
         id: message.id,

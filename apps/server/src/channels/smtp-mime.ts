@@ -1,0 +1,91 @@
+/**
+ * The MIME of an ordinary e-mail (text and/or HTML, a few headers) written straight into one buffer: nodemailer's
+ * composer streams every part through a chain of transforms, which cost most of the client's CPU per campaign
+ * message (BENCHMARKS.md). Anything this does not cover (non-ASCII addresses) is left to nodemailer.
+ */
+import { randomBytes } from 'node:crypto';
+import { encodeWords, foldLines, isPlainText } from 'nodemailer/lib/mime-funcs';
+
+export interface MimeAddress {
+  name?: string | undefined;
+  address: string;
+}
+
+export interface MimeEmail {
+  from: MimeAddress;
+  to: MimeAddress;
+  replyTo?: string | undefined;
+  subject: string;
+  html?: string | undefined;
+  text?: string | undefined;
+  headers?: Record<string, string> | undefined;
+  messageId: string;
+}
+
+const ASCII_ADDRESS = /^[\x21-\x7e]+@[\x21-\x7e]+$/;
+/** RFC 5322 specials: a display name holding any of them is quoted. */
+const SPECIALS = /[()<>[\]:;@\\,."]/;
+const LINE = 76;
+
+/** Whether the fast path can write this message; otherwise nodemailer composes it. */
+export function canWriteMime(email: Pick<MimeEmail, 'from' | 'to' | 'replyTo'>): boolean {
+  return (
+    ASCII_ADDRESS.test(email.from.address) &&
+    ASCII_ADDRESS.test(email.to.address) &&
+    (email.replyTo === undefined || ASCII_ADDRESS.test(email.replyTo))
+  );
+}
+
+function headerText(value: string): string {
+  return isPlainText(value) ? value : encodeWords(value, 'B', 52);
+}
+
+function formatAddress({ name, address }: MimeAddress): string {
+  if (!name) return address;
+  if (!isPlainText(name)) return `${encodeWords(name, 'B', 52)} <${address}>`;
+  return SPECIALS.test(name) ? `"${name.replace(/(["\\])/g, '\\$1')}" <${address}>` : `${name} <${address}>`;
+}
+
+function header(name: string, value: string): string {
+  return `${foldLines(`${name}: ${value}`, LINE)}\r\n`;
+}
+
+function base64Lines(content: string): string {
+  const encoded = Buffer.from(content, 'utf8').toString('base64');
+  let out = '';
+  for (let i = 0; i < encoded.length; i += LINE) out += `${encoded.slice(i, i + LINE)}\r\n`;
+  return out;
+}
+
+function part(type: 'plain' | 'html', content: string): string {
+  return `Content-Type: text/${type}; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(content)}`;
+}
+
+/** A Message-ID under the sender's domain. */
+export function newMessageId(senderAddress: string): string {
+  return `<${randomBytes(12).toString('hex')}@${senderAddress.slice(senderAddress.lastIndexOf('@') + 1)}>`;
+}
+
+export function writeMime(email: MimeEmail, date = new Date()): Buffer {
+  let head =
+    header('From', formatAddress(email.from)) +
+    header('To', formatAddress(email.to)) +
+    (email.replyTo ? header('Reply-To', email.replyTo) : '') +
+    header('Subject', headerText(email.subject)) +
+    header('Message-ID', email.messageId) +
+    header('Date', date.toUTCString().replace(/GMT/, '+0000')) +
+    'MIME-Version: 1.0\r\n';
+  for (const [name, value] of Object.entries(email.headers ?? {})) head += header(name, headerText(value));
+  const parts: ['plain' | 'html', string][] = [];
+  if (email.text) parts.push(['plain', email.text]);
+  if (email.html) parts.push(['html', email.html]);
+  if (parts.length === 0) parts.push(['plain', '']);
+  if (parts.length === 1) return Buffer.from(`${head}${part(...parts[0]!)}`, 'utf8');
+  const boundary = `--_herald_${randomBytes(12).toString('hex')}`;
+  let body = '';
+  for (const [type, content] of parts) body += `--${boundary}\r\n${part(type, content)}`;
+  return Buffer.from(
+    `${head}Content-Type: multipart/alternative; boundary="${boundary}"\r\n\r\n${body}--${boundary}--\r\n`,
+    'utf8',
+  );
+}
