@@ -6,6 +6,8 @@ import fastifySwagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Type } from 'typebox';
+import { KeyRateLimiter } from './api-keys/rate-limit.js';
+import { apiKeyRoutes } from './api-keys/routes.js';
 import { sessionGuard } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
 import { startBounceListener } from './campaigns/bounces.js';
@@ -23,6 +25,8 @@ import { feedbackRoutes } from './feedback/routes.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
+import { ApiTemplateContent } from './messages/content.js';
+import { messageRoutes } from './messages/routes.js';
 import { ChannelPool } from './providers/channel-pool.js';
 import { providerRoutes } from './providers/routes.js';
 import { type ProvidersDeps, seedSandboxProviders } from './providers/service.js';
@@ -30,6 +34,8 @@ import { referenceRoutes } from './reference/routes.js';
 import { systemMailRoutes } from './system-mail/routes.js';
 import { SystemMailer } from './system-mail/service.js';
 import { templateRoutes } from './templates/routes.js';
+import { WebhookDelivery } from './webhooks/delivery.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -75,7 +81,12 @@ export async function buildApp({
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Herald API', version: '0.1.0', description: 'Multi-channel (email + SMS) messaging service' },
-      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } } },
+      components: {
+        securitySchemes: {
+          token: { type: 'apiKey', in: 'header', name: 'X-Token' },
+          apiKey: { type: 'http', scheme: 'bearer', description: 'An API key (hk_…); X-Api-Key: <key> is accepted too' },
+        },
+      },
       security: [{ token: [] }],
     },
   });
@@ -90,7 +101,7 @@ export async function buildApp({
     db,
     dialect: database.dialect,
     pool,
-    content: new CampaignContent(db, tracking),
+    content: new ApiTemplateContent(db, new CampaignContent(db, tracking)),
     owner: `${hostname()}:${process.pid}`,
     recoverLeasesOnStart: database.dialect === 'sqlite',
     log: app.log,
@@ -99,11 +110,14 @@ export async function buildApp({
   app.decorate('engine', engine);
   app.decorate('campaigns', supervisor);
   app.decorate('tracking', tracking);
+  const webhookDelivery = new WebhookDelivery({ db, dialect: database.dialect, secretKey: config.secret, log: app.log });
+  const keyRateLimiter = KeyRateLimiter.create(config, database);
   let bounceListener: { close(): Promise<void> } | undefined;
   if (runWorkers) {
     app.addHook('onReady', async () => {
       await engine.start();
       supervisor.start();
+      webhookDelivery.start();
       if (config.bounceSmtpPort !== undefined) {
         bounceListener = startBounceListener({ db, tracking, port: config.bounceSmtpPort, host: config.host, log: app.log });
       }
@@ -113,6 +127,8 @@ export async function buildApp({
     await bounceListener?.close();
     await supervisor.stop();
     await engine.stop();
+    await webhookDelivery.stop();
+    await keyRateLimiter.close();
     await pool.closeAll();
   });
   const providerDeps: ProvidersDeps = { db, pool, secretKey: config.secret };
@@ -130,6 +146,9 @@ export async function buildApp({
   await app.register(referenceRoutes);
   await app.register(systemMailRoutes, { db });
   await app.register(templateRoutes, { db, pool });
+  await app.register(apiKeyRoutes, { db });
+  await app.register(webhookRoutes, { db, secretKey: config.secret, delivery: webhookDelivery });
+  await app.register(messageRoutes, { db, limiter: keyRateLimiter, notify: () => engine.notify() });
   await app.register(contactRoutes, {
     db,
     dialect: database.dialect,

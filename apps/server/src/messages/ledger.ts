@@ -5,6 +5,7 @@
  */
 import type { MessageStatus } from '@herald/shared';
 import type { Db } from '../db/database.js';
+import { enqueueStatusEvents } from '../webhooks/outbox.js';
 import { canMove } from './status.js';
 
 export const HOUR_MS = 3_600_000;
@@ -143,6 +144,8 @@ export async function applyTransitions(db: Db, transitions: readonly Transition[
         });
       }
     }
+    // Before the history insert: the outbox reads each message's previous visible status from it.
+    await enqueueStatusEvents(trx, events, now);
     for (let i = 0; i < events.length; i += 200)
       await trx
         .insertInto('message_events')
@@ -168,64 +171,70 @@ export interface NewMessage {
   nextAttemptAt?: number;
 }
 
-/** Persists new messages as unsent (counted in the rollup) before anything goes to a provider. */
+/**
+ * Persists new messages as unsent (counted in the rollup) before anything goes to a provider; inside the
+ * caller's transaction when given one (the API stores its idempotency answer in the same transaction).
+ */
 export async function insertMessages(db: Db, messages: readonly NewMessage[], now = Date.now()): Promise<number[]> {
   if (messages.length === 0) return [];
-  return db.transaction().execute(async (trx) => {
-    const ids: number[] = [];
-    const deltas = new Map<RollupKey, number>();
-    for (let i = 0; i < messages.length; i += 200) {
-      const chunk = messages.slice(i, i + 200);
-      const rows = await trx
-        .insertInto('messages')
-        .values(
-          chunk.map((m) => ({
-            account_id: m.accountId,
-            campaign_id: m.campaignId,
-            lane: m.lane,
-            channel: m.channel,
-            recipient: m.recipient,
-            contact_id: m.contactId ?? null,
-            template_id: m.templateId ?? null,
-            payload: m.payload ?? null,
-            route_group_id: m.routeGroupId ?? null,
-            route_config_id: m.routeConfigId ?? null,
-            config_id: null,
-            status: 'unsent',
-            attempts: 0,
-            next_attempt_at: m.nextAttemptAt ?? now,
-            lease_until: null,
-            lease_owner: null,
-            provider_message_id: null,
-            detail: null,
-            locale: m.locale ?? null,
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .returning('id')
-        .execute();
-      rows.forEach((row, index) => {
-        const m = chunk[index]!;
-        ids.push(Number(row.id));
-        countInto(
-          deltas,
-          {
-            id: Number(row.id),
-            accountId: m.accountId,
-            campaignId: m.campaignId,
-            channel: m.channel,
-            createdAt: now,
-            status: 'unsent',
-            configId: null,
-          },
-          null,
-          'unsent',
-          +1,
-        );
-      });
-    }
-    await applyRollupDeltas(trx, deltas);
-    return ids;
-  });
+  if (db.isTransaction) return insertMessagesIn(db, messages, now);
+  return db.transaction().execute((trx) => insertMessagesIn(trx, messages, now));
+}
+
+async function insertMessagesIn(trx: Db, messages: readonly NewMessage[], now: number): Promise<number[]> {
+  const ids: number[] = [];
+  const deltas = new Map<RollupKey, number>();
+  for (let i = 0; i < messages.length; i += 200) {
+    const chunk = messages.slice(i, i + 200);
+    const rows = await trx
+      .insertInto('messages')
+      .values(
+        chunk.map((m) => ({
+          account_id: m.accountId,
+          campaign_id: m.campaignId,
+          lane: m.lane,
+          channel: m.channel,
+          recipient: m.recipient,
+          contact_id: m.contactId ?? null,
+          template_id: m.templateId ?? null,
+          payload: m.payload ?? null,
+          route_group_id: m.routeGroupId ?? null,
+          route_config_id: m.routeConfigId ?? null,
+          config_id: null,
+          status: 'unsent',
+          attempts: 0,
+          next_attempt_at: m.nextAttemptAt ?? now,
+          lease_until: null,
+          lease_owner: null,
+          provider_message_id: null,
+          detail: null,
+          locale: m.locale ?? null,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .returning('id')
+      .execute();
+    rows.forEach((row, index) => {
+      const m = chunk[index]!;
+      ids.push(Number(row.id));
+      countInto(
+        deltas,
+        {
+          id: Number(row.id),
+          accountId: m.accountId,
+          campaignId: m.campaignId,
+          channel: m.channel,
+          createdAt: now,
+          status: 'unsent',
+          configId: null,
+        },
+        null,
+        'unsent',
+        +1,
+      );
+    });
+  }
+  await applyRollupDeltas(trx, deltas);
+  return ids;
 }

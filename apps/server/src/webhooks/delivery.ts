@@ -1,0 +1,255 @@
+/**
+ * The delivery worker: claims due outbox rows with a lease (like the engine's queue), POSTs each event to
+ * its account's URL with a timeout, and retries non-2xx answers and timeouts with exponential backoff until
+ * it gives up. It runs beside the sending engine, never inside it, so a slow receiver never holds up sending.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, Dialect } from '../db/database.js';
+import { decryptSecret } from '../lib/crypto.js';
+import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature.js';
+
+export const MAX_DELIVERY_ATTEMPTS = 8;
+/** Idempotency answers are kept this long; the worker clears older ones as it goes. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface DeliveryOptions {
+  db: Db;
+  dialect: Dialect;
+  secretKey: Buffer;
+  log?: FastifyBaseLogger;
+  batchSize?: number;
+  /** Requests in flight at once. */
+  concurrency?: number;
+  timeoutMs?: number;
+  /** First retry delay; each next one doubles, capped at an hour. */
+  retryBaseMs?: number;
+  pollMs?: number;
+  leaseMs?: number;
+}
+
+export interface DeliveryRow {
+  id: number;
+  account_id: number;
+  type: string;
+  message_id: number | null;
+  status: string | null;
+  previous_status: string | null;
+  detail: string | null;
+  at: number;
+  attempts: number;
+}
+
+export interface DeliveryOutcome {
+  ok: boolean;
+  responseCode: number | null;
+  error: string | null;
+}
+
+/** The event body a receiver gets; message events carry the message's channel and recipient. */
+export function eventBody(row: DeliveryRow, message: { channel: string; recipient: string } | undefined): string {
+  if (row.type !== 'message.status') return JSON.stringify({ type: row.type, at: new Date(Number(row.at)).toISOString() });
+  return JSON.stringify({
+    type: 'message.status',
+    messageId: Number(row.message_id),
+    status: row.status,
+    previousStatus: row.previous_status,
+    channel: (message?.channel ?? '').toLowerCase(),
+    to: message?.recipient ?? '',
+    at: new Date(Number(row.at)).toISOString(),
+    detail: row.detail,
+  });
+}
+
+/** POSTs one signed event; any 2xx is success, anything else (or no answer in time) is a failure to retry. */
+export async function postEvent(
+  url: string,
+  secret: string,
+  eventId: number,
+  body: string,
+  timeoutMs: number,
+): Promise<DeliveryOutcome> {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': 'Herald-Webhooks/1',
+        [SIGNATURE_HEADER]: signatureHeader(secret, body),
+        [EVENT_ID_HEADER]: String(eventId),
+      },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await response.body?.cancel();
+    const ok = response.status >= 200 && response.status < 300;
+    return { ok, responseCode: response.status, error: ok ? null : `HTTP ${response.status}` };
+  } catch (error) {
+    const err = error as Error;
+    const reason =
+      err.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (err.cause as Error | undefined)?.message;
+    return { ok: false, responseCode: null, error: reason ?? err.message };
+  }
+}
+
+export class WebhookDelivery {
+  private running = false;
+  private loopDone: Promise<void> = Promise.resolve();
+  private wake: (() => void) | undefined;
+  private readonly batchSize: number;
+  private readonly concurrency: number;
+  readonly timeoutMs: number;
+  private readonly retryBaseMs: number;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+
+  constructor(private readonly options: DeliveryOptions) {
+    this.batchSize = options.batchSize ?? 100;
+    this.concurrency = options.concurrency ?? 10;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.retryBaseMs = options.retryBaseMs ?? 10_000;
+    this.pollMs = options.pollMs ?? 1000;
+    this.leaseMs = options.leaseMs ?? Math.max(60_000, this.timeoutMs * 3);
+  }
+
+  /** 10 s, 20 s, 40 s … capped at an hour. */
+  retryDelay(attempts: number): number {
+    return Math.min(this.retryBaseMs * 2 ** Math.max(0, attempts - 1), 60 * 60 * 1000);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loopDone = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loopDone;
+  }
+
+  private async loop(): Promise<void> {
+    let lastPurge = 0;
+    while (this.running) {
+      try {
+        if (Date.now() - lastPurge > 60_000) {
+          lastPurge = Date.now();
+          await this.options.db
+            .deleteFrom('idempotency_keys')
+            .where('created_at', '<', Date.now() - IDEMPOTENCY_TTL_MS)
+            .execute();
+        }
+        if ((await this.runOnce()) === 0) await this.sleep();
+      } catch (error) {
+        this.options.log?.error({ err: error }, 'webhook delivery round failed; its leases will run out');
+        await this.sleep();
+      }
+    }
+  }
+
+  private sleep(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wake = undefined;
+        resolve();
+      }, this.pollMs);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+    });
+  }
+
+  /** Claims due events and delivers them; answers how many it claimed. */
+  async runOnce(now = Date.now()): Promise<number> {
+    const rows = await this.claim(now);
+    if (rows.length === 0) return 0;
+    const { db, secretKey } = this.options;
+    const accountIds = [...new Set(rows.map((row) => row.account_id))];
+    const hooks = await db.selectFrom('webhooks').selectAll().where('account_id', 'in', accountIds).execute();
+    const hookByAccount = new Map(hooks.map((hook) => [Number(hook.account_id), hook]));
+    const messageIds = rows.flatMap((row) => (row.message_id === null ? [] : [row.message_id]));
+    const messages =
+      messageIds.length === 0
+        ? []
+        : await db.selectFrom('messages').select(['id', 'channel', 'recipient']).where('id', 'in', messageIds).execute();
+    const messageById = new Map(messages.map((message) => [Number(message.id), message]));
+
+    let next = 0;
+    const work = async () => {
+      while (next < rows.length) {
+        const row = rows[next++]!;
+        const hook = hookByAccount.get(row.account_id);
+        const outcome: DeliveryOutcome =
+          hook && hook.enabled === 1
+            ? await postEvent(
+                hook.url,
+                decryptSecret(hook.secret, secretKey),
+                row.id,
+                eventBody(row, row.message_id === null ? undefined : messageById.get(row.message_id)),
+                this.timeoutMs,
+              )
+            : { ok: false, responseCode: null, error: 'the webhook was removed or disabled' };
+        await this.record(row, outcome, Date.now(), hook !== undefined && hook.enabled === 1);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, rows.length) }, work));
+    return rows.length;
+  }
+
+  /** Writes one attempt's outcome: delivered, retried later, or given up. */
+  async record(row: DeliveryRow, outcome: DeliveryOutcome, now: number, retryable = true): Promise<void> {
+    const attempts = row.attempts + 1;
+    const givesUp = !outcome.ok && (!retryable || attempts >= MAX_DELIVERY_ATTEMPTS);
+    await this.options.db
+      .updateTable('webhook_deliveries')
+      .set({
+        state: outcome.ok ? 'delivered' : givesUp ? 'failed' : 'pending',
+        attempts,
+        response_code: outcome.responseCode,
+        last_error: outcome.error,
+        lease_until: null,
+        next_attempt_at: outcome.ok || givesUp ? now : now + this.retryDelay(attempts),
+        delivered_at: outcome.ok ? now : null,
+      })
+      .where('id', '=', row.id)
+      .execute();
+  }
+
+  private async claim(now: number): Promise<DeliveryRow[]> {
+    const { db, dialect } = this.options;
+    return db.transaction().execute(async (trx) => {
+      let query = trx
+        .selectFrom('webhook_deliveries')
+        .select(['id', 'account_id', 'type', 'message_id', 'status', 'previous_status', 'detail', 'at', 'attempts'])
+        .where('state', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .orderBy('next_attempt_at')
+        .orderBy('id')
+        .limit(this.batchSize);
+      if (dialect === 'postgres') query = query.forUpdate().skipLocked();
+      const rows = await query.execute();
+      if (rows.length === 0) return [];
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ lease_until: now + this.leaseMs })
+        .where(
+          'id',
+          'in',
+          rows.map((row) => row.id),
+        )
+        .execute();
+      return rows.map((row) => ({
+        ...row,
+        id: Number(row.id),
+        account_id: Number(row.account_id),
+        message_id: row.message_id === null ? null : Number(row.message_id),
+        at: Number(row.at),
+        attempts: Number(row.attempts),
+      }));
+    });
+  }
+}
