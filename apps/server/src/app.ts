@@ -31,6 +31,7 @@ import { ChannelPool } from './providers/channel-pool.js';
 import { providerRoutes } from './providers/routes.js';
 import { type ProvidersDeps, seedSandboxProviders } from './providers/service.js';
 import { referenceRoutes } from './reference/routes.js';
+import { statsRoutes } from './stats/routes.js';
 import { systemMailRoutes } from './system-mail/routes.js';
 import { SystemMailer } from './system-mail/service.js';
 import { templateRoutes } from './templates/routes.js';
@@ -146,6 +147,7 @@ export async function buildApp({
   await app.register(referenceRoutes);
   await app.register(systemMailRoutes, { db });
   await app.register(templateRoutes, { db, pool });
+  await app.register(statsRoutes, { db });
   await app.register(apiKeyRoutes, { db });
   await app.register(webhookRoutes, { db, secretKey: config.secret, delivery: webhookDelivery });
   await app.register(messageRoutes, { db, limiter: keyRateLimiter, notify: () => engine.notify() });

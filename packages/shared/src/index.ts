@@ -3,4 +3,5 @@ export * from './errors.js';
 export * from './roles.js';
 export * from './sms.js';
 export * from './statuses.js';
+export * from './statistics.js';
 export * from './validation.js';
