@@ -1,6 +1,7 @@
 /**
  * API messages that name a template are rendered at send time with the account's template (compiled once
- * per template version) and the variables stored in their payload. Every other message goes to the
+ * per template version) and the variables stored in their payload: each is {{ vars.<name> }} (over the
+ * account's variable of that name) and {{ contact.attributes.<name> }}. Every other message goes to the
  * resolver this one wraps (campaign templates, inline content).
  */
 import type { OutgoingMessage } from '../channels/types.js';
@@ -51,7 +52,11 @@ export class ApiTemplateContent implements ContentResolver {
           : {};
         const email = message.channel === 'EMAIL';
         const output = this.compile(template)({
-          contact: { ...(email ? { email: message.recipient } : { phone: message.recipient }), language: message.locale },
+          contact: {
+            ...(email ? { email: message.recipient } : { phone: message.recipient }),
+            language: message.locale,
+            attributes: given,
+          },
           vars: { ...varsByAccount.get(message.accountId), ...given },
         });
         const outgoing: OutgoingMessage = email

@@ -22,7 +22,7 @@ export const MessageBody = Type.Object(
         text: Type.Optional(Type.String()),
       }),
     ),
-    /** Values the template reads as {{ vars.<name> }}, over the account's own variables. */
+    /** Values the template reads as {{ contact.attributes.<name> }}, and as {{ vars.<name> }} over the account's variable of that name. */
     variables: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     groupId: Type.Optional(Type.Integer({ minimum: 1 })),
     configId: Type.Optional(Type.Integer({ minimum: 1 })),
