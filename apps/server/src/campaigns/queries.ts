@@ -248,6 +248,7 @@ export async function materializeChunk(
           createdAt: now,
           status: 'unsent',
           configId: null,
+          templateId: campaign.template_id === null ? null : Number(campaign.template_id),
         },
         null,
         'unsent',

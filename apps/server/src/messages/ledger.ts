@@ -19,6 +19,11 @@ export interface LedgerMessage {
   createdAt: number;
   status: MessageStatus;
   configId: number | null;
+  /**
+   * The message's template (a rollup dimension, for reports by template category). applyTransitions reads it
+   * back from the row it updates, so callers of applyTransitions may leave it out; direct countInto callers must set it.
+   */
+  templateId?: number | null;
 }
 
 export interface Transition {
@@ -41,6 +46,7 @@ function rollupKey(message: LedgerMessage, configId: number | null, status: stri
     message.channel,
     configId ?? 0,
     message.campaignId ?? 0,
+    message.templateId ?? 0,
     status,
   ].join('|');
 }
@@ -49,7 +55,8 @@ export async function applyRollupDeltas(db: Db, deltas: Map<RollupKey, number>):
   const rows = [...deltas.entries()]
     .filter(([, delta]) => delta !== 0)
     .map(([key, count]) => {
-      const [account, hour, channel, config, campaign, status] = key.split('|') as [
+      const [account, hour, channel, config, campaign, template, status] = key.split('|') as [
+        string,
         string,
         string,
         string,
@@ -63,6 +70,7 @@ export async function applyRollupDeltas(db: Db, deltas: Map<RollupKey, number>):
         channel,
         config_id: Number(config),
         campaign_id: Number(campaign),
+        template_id: Number(template),
         status,
         count,
       };
@@ -74,7 +82,7 @@ export async function applyRollupDeltas(db: Db, deltas: Map<RollupKey, number>):
       .values(rows.slice(i, i + 100))
       .onConflict((oc) =>
         oc
-          .columns(['account_id', 'hour', 'channel', 'config_id', 'campaign_id', 'status'])
+          .columns(['account_id', 'hour', 'channel', 'config_id', 'campaign_id', 'template_id', 'status'])
           .doUpdateSet((eb) => ({ count: eb(eb.ref('message_rollup.count'), '+', eb.ref('excluded.count')) })),
       )
       .execute();
@@ -127,11 +135,13 @@ export async function applyTransitions(db: Db, transitions: readonly Transition[
         })
         .where('id', '=', t.message.id)
         .where('status', '=', t.message.status)
+        .returning('template_id')
         .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) continue;
+      if (!result) continue;
       moved.add(t.message.id);
-      countInto(deltas, t.message, t.message.configId, t.message.status, -1);
-      countInto(deltas, t.message, configId, t.to, +1);
+      const counted = { ...t.message, templateId: result.template_id === null ? null : Number(result.template_id) };
+      countInto(deltas, counted, t.message.configId, t.message.status, -1);
+      countInto(deltas, counted, configId, t.to, +1);
       // Lease bookkeeping (processing and back) is not history a user needs to read.
       if (t.to !== 'processing' && !(t.message.status === 'processing' && t.to === 'unsent')) {
         events.push({
@@ -228,6 +238,7 @@ async function insertMessagesIn(trx: Db, messages: readonly NewMessage[], now: n
           createdAt: now,
           status: 'unsent',
           configId: null,
+          templateId: m.templateId ?? null,
         },
         null,
         'unsent',

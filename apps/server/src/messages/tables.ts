@@ -49,6 +49,8 @@ export interface MessageRollupTable {
   channel: string;
   config_id: number;
   campaign_id: number;
+  /** 0 for messages without a template; reports filter by the template's category through it. */
+  template_id: number;
   status: string;
   count: number;
 }
