@@ -22,6 +22,9 @@ import { contactRoutes } from './contacts/routes.js';
 import { checkDatabase, type DatabaseHandle } from './db/database.js';
 import { Dispatcher } from './engine/dispatcher.js';
 import { feedbackRoutes } from './feedback/routes.js';
+import { hookRoutes } from './hooks/routes.js';
+import { type HooksDeps, listen as listenForHookEvents } from './hooks/service.js';
+import { HookWorker } from './hooks/worker.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
@@ -29,7 +32,7 @@ import { ApiTemplateContent } from './messages/content.js';
 import { messageRoutes } from './messages/routes.js';
 import { ChannelPool } from './providers/channel-pool.js';
 import { providerRoutes } from './providers/routes.js';
-import { type ProvidersDeps, seedSandboxProviders } from './providers/service.js';
+import { balances, listConfigs, type ProvidersDeps, seedSandboxProviders } from './providers/service.js';
 import { referenceRoutes } from './reference/routes.js';
 import { statsRoutes } from './stats/routes.js';
 import { systemMailRoutes } from './system-mail/routes.js';
@@ -48,6 +51,8 @@ declare module 'fastify' {
     campaigns: CampaignSupervisor;
     /** Signs the open, click, unsubscribe and bounce links of campaign e-mail. */
     tracking: Tracking;
+    /** Posts queued Slack notifications; started only in processes that run workers. */
+    notifications: HookWorker;
   }
 }
 
@@ -111,6 +116,22 @@ export async function buildApp({
   app.decorate('engine', engine);
   app.decorate('campaigns', supervisor);
   app.decorate('tracking', tracking);
+  const notifications = new HookWorker({
+    db,
+    secretKey: config.secret,
+    log: app.log,
+    checkBalances: async (accountId) => {
+      const configs = await listConfigs(providerDeps, accountId);
+      await balances(
+        providerDeps,
+        accountId,
+        configs.map((c) => c.id),
+      );
+    },
+  });
+  app.decorate('notifications', notifications);
+  const hooksDeps: HooksDeps = { db, secretKey: config.secret, log: app.log, onQueued: () => notifications.notify() };
+  const stopListening = listenForHookEvents(hooksDeps);
   const webhookDelivery = new WebhookDelivery({ db, dialect: database.dialect, secretKey: config.secret, log: app.log });
   const keyRateLimiter = KeyRateLimiter.create(config, database);
   let bounceListener: { close(): Promise<void> } | undefined;
@@ -118,6 +139,7 @@ export async function buildApp({
     app.addHook('onReady', async () => {
       await engine.start();
       supervisor.start();
+      notifications.start();
       webhookDelivery.start();
       if (config.bounceSmtpPort !== undefined) {
         bounceListener = startBounceListener({ db, tracking, port: config.bounceSmtpPort, host: config.host, log: app.log });
@@ -130,6 +152,8 @@ export async function buildApp({
     await engine.stop();
     await webhookDelivery.stop();
     await keyRateLimiter.close();
+    stopListening();
+    await notifications.stop();
     await pool.closeAll();
   });
   const providerDeps: ProvidersDeps = { db, pool, secretKey: config.secret };
@@ -141,6 +165,7 @@ export async function buildApp({
     onAccountCreated: config.seed ? (accountId) => seedSandboxProviders(providerDeps, accountId) : undefined,
   });
   await app.register(providerRoutes, providerDeps);
+  await app.register(hookRoutes, hooksDeps);
   await app.register(campaignRoutes, { db, notify: () => engine.notify() });
   await app.register(trackingRoutes, { db, tracking });
   await app.register(feedbackRoutes, { db, dataDir: config.dataDir });

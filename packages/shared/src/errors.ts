@@ -114,6 +114,14 @@ const en = {
   'messages.unknownConfig': 'There is no provider configuration {id} for this channel.',
   'messages.batchTooLarge': 'A batch may hold at most {max} messages.',
   'webhooks.notConfigured': 'Set a webhook URL first.',
+  'hooks.slackUrlHttps': 'Enter a Slack webhook address starting with https://',
+  'hooks.notConfigured': 'Enter the Slack webhook address first.',
+  'hooks.unknownEvent': 'Unknown notification event',
+  'account.deleteConfirmation': 'Type your e-mail address exactly to confirm the deletion',
+  'sso.notConfigured': 'Single sign-on is not set up on this server.',
+  'sso.failed': 'Single sign-on failed: {detail}',
+  'sso.expired': 'The single sign-on attempt has expired or was already used; start again.',
+  'sso.noEmail': 'The identity provider did not give a verified e-mail address.',
 } as const;
 
 export type ErrorKey = keyof typeof en;
@@ -227,6 +235,14 @@ const ru: Record<ErrorKey, string> = {
   'messages.unknownConfig': 'Конфигурации провайдера {id} для этого канала нет.',
   'messages.batchTooLarge': 'В пакете может быть не более {max} сообщений.',
   'webhooks.notConfigured': 'Сначала укажите URL вебхука.',
+  'hooks.slackUrlHttps': 'Введите адрес вебхука Slack, начинающийся с https://',
+  'hooks.notConfigured': 'Сначала введите адрес вебхука Slack.',
+  'hooks.unknownEvent': 'Неизвестное событие уведомления',
+  'account.deleteConfirmation': 'Для подтверждения удаления введите свой адрес e-mail в точности',
+  'sso.notConfigured': 'Единый вход на этом сервере не настроен.',
+  'sso.failed': 'Единый вход не удался: {detail}',
+  'sso.expired': 'Попытка единого входа устарела или уже использована; начните заново.',
+  'sso.noEmail': 'Поставщик удостоверений не передал подтверждённый адрес e-mail.',
 };
 
 const uk: Record<ErrorKey, string> = {
@@ -338,6 +354,14 @@ const uk: Record<ErrorKey, string> = {
   'messages.unknownConfig': 'Конфігурації провайдера {id} для цього каналу немає.',
   'messages.batchTooLarge': 'У пакеті може бути не більше {max} повідомлень.',
   'webhooks.notConfigured': 'Спочатку вкажіть URL вебхука.',
+  'hooks.slackUrlHttps': 'Введіть адресу вебхука Slack, що починається з https://',
+  'hooks.notConfigured': 'Спочатку введіть адресу вебхука Slack.',
+  'hooks.unknownEvent': 'Невідома подія сповіщення',
+  'account.deleteConfirmation': 'Щоб підтвердити видалення, введіть свою адресу e-mail точно',
+  'sso.notConfigured': 'Єдиний вхід на цьому сервері не налаштовано.',
+  'sso.failed': 'Єдиний вхід не вдався: {detail}',
+  'sso.expired': 'Спроба єдиного входу застаріла або вже використана; почніть знову.',
+  'sso.noEmail': 'Постачальник посвідчень не передав підтверджену адресу e-mail.',
 };
 
 export const ERROR_MESSAGES: Record<Language, Record<ErrorKey, string>> = { en, ru, uk };

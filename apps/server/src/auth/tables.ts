@@ -12,6 +12,8 @@ export interface AccountsTable {
   is_admin: number;
   /** Where SMTP bounces for this account's mail go (Settings > Account). */
   bounce_address: Generated<string | null>;
+  /** The name shown in the console; the e-mail when unset. */
+  display_name: Generated<string | null>;
   created_at: number;
   updated_at: number;
 }

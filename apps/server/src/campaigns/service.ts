@@ -1,6 +1,7 @@
 /** Campaigns of one account: create, check, start or schedule, pause, resume, cancel, duplicate, read progress. */
 import { DEFAULT_PAGE_SIZE, smsSegments } from '@herald/shared';
 import type { Db } from '../db/database.js';
+import { hookEvents } from '../hooks/events.js';
 import { AppError, type FieldFailure, invalidField, invalidFields, notFound } from '../http/errors.js';
 import { variableValues } from '../templates/queries.js';
 import { compileTemplate } from '../templates/render.js';
@@ -193,7 +194,7 @@ export async function startCampaign(deps: CampaignsDeps, accountId: number, id: 
     }
   } else if (!(await q.moveCampaign(deps.db, id, ['draft', 'scheduled'], 'sending', { scheduled_at: null, started_at: now }))) {
     throw invalidField('state', { key: 'campaigns.notEditable' });
-  }
+  } else hookEvents.emit('campaign.started', { accountId, campaignId: id, name: row.name });
   deps.notify();
   return getCampaign(deps, accountId, id);
 }

@@ -1,10 +1,26 @@
 /**
  * The campaign clock: starts scheduled campaigns when their time comes, materialises recipients in
- * chunks (resuming from the cursor after a restart), and closes campaigns whose every message is settled.
+ * chunks (resuming from the cursor after a restart), closes campaigns whose every message is settled,
+ * and pauses a campaign whose recent messages mostly fail (a broken provider should not burn the list).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
+import { hookEvents } from '../hooks/events.js';
 import * as q from './queries.js';
+
+/** Auto-pause: at least this many messages settled since the window began … */
+export const AUTO_PAUSE_MIN_SETTLED = 20;
+/** … of which at least this share failed. */
+export const AUTO_PAUSE_FAILED_SHARE = 0.8;
+/** The window restarts after this many settled messages, so it looks at recent sends only. */
+const AUTO_PAUSE_WINDOW = 100;
+const AUTO_PAUSE_CHECK_MS = 2000;
+const SETTLED_OK = ['sent', 'sent_alternative', 'delivered', 'undelivered', 'unread', 'read'];
+
+interface SettledCounts {
+  failed: number;
+  ok: number;
+}
 
 export interface SupervisorOptions {
   db: Db;
@@ -17,6 +33,9 @@ export interface SupervisorOptions {
 export class CampaignSupervisor {
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
+  /** Per sending campaign, the settled counts when its auto-pause window began. */
+  private readonly windows = new Map<number, SettledCounts>();
+  private lastFailureCheck = 0;
 
   constructor(private readonly options: SupervisorOptions) {}
 
@@ -44,8 +63,11 @@ export class CampaignSupervisor {
       .set({ state: 'sending', started_at: now, updated_at: now })
       .where('state', '=', 'scheduled')
       .where('scheduled_at', '<=', now)
-      .executeTakeFirst();
-    if (Number(due.numUpdatedRows) > 0) notify();
+      .returning(['id', 'account_id', 'name'])
+      .execute();
+    for (const c of due)
+      hookEvents.emit('campaign.started', { accountId: Number(c.account_id), campaignId: Number(c.id), name: c.name });
+    if (due.length > 0) notify();
 
     const unfinished = await db
       .selectFrom('campaigns')
@@ -65,14 +87,76 @@ export class CampaignSupervisor {
 
     const sending = await db
       .selectFrom('campaigns')
-      .select('id')
+      .select(['id', 'account_id', 'name'])
       .where('state', '=', 'sending')
       .where('materialized', '=', 1)
       .execute();
     for (const campaign of sending) {
       if (!(await q.hasPendingMessages(db, Number(campaign.id)))) {
-        await q.moveCampaign(db, Number(campaign.id), ['sending'], 'sent', { finished_at: Date.now() });
+        if (await q.moveCampaign(db, Number(campaign.id), ['sending'], 'sent', { finished_at: Date.now() })) {
+          hookEvents.emit('campaign.finished', {
+            accountId: Number(campaign.account_id),
+            campaignId: Number(campaign.id),
+            name: campaign.name,
+          });
+        }
+      }
+    }
+
+    if (now - this.lastFailureCheck >= AUTO_PAUSE_CHECK_MS) {
+      this.lastFailureCheck = now;
+      await this.pauseFailingCampaigns();
+    }
+  }
+
+  /** Compares each sending campaign's settled counts with the start of its window (read from the hourly rollup). */
+  private async pauseFailingCampaigns(): Promise<void> {
+    const { db } = this.options;
+    const live = await db
+      .selectFrom('campaigns')
+      .select(['id', 'account_id', 'name', 'state'])
+      .where('state', 'in', ['sending', 'paused'])
+      .execute();
+    const liveIds = new Set(live.map((campaign) => Number(campaign.id)));
+    for (const id of this.windows.keys()) if (!liveIds.has(id)) this.windows.delete(id);
+    for (const campaign of live) {
+      if (campaign.state !== 'sending') continue;
+      const id = Number(campaign.id);
+      const accountId = Number(campaign.account_id);
+      const counts = await settledCounts(db, accountId, id);
+      // A campaign first seen (or seen after a restart) is judged from its first message.
+      const start = this.windows.get(id) ?? { failed: 0, ok: 0 };
+      const failed = counts.failed - start.failed;
+      const settled = failed + counts.ok - start.ok;
+      if (settled >= AUTO_PAUSE_MIN_SETTLED && failed >= settled * AUTO_PAUSE_FAILED_SHARE) {
+        const detail = `paused automatically: ${failed} of the last ${settled} messages failed`;
+        if (await q.moveCampaign(db, id, ['sending'], 'paused', { detail })) {
+          this.options.log?.warn({ campaignId: id, failed, settled }, 'campaign paused: most recent messages failed');
+          hookEvents.emit('campaign.autoPaused', { accountId, campaignId: id, name: campaign.name, failed, settled });
+        }
+        // After a resume the campaign is judged on what it sends from then on.
+        this.windows.set(id, counts);
+      } else if (settled >= AUTO_PAUSE_WINDOW) {
+        this.windows.set(id, counts);
       }
     }
   }
+}
+
+async function settledCounts(db: Db, accountId: number, campaignId: number): Promise<SettledCounts> {
+  const rows = await db
+    .selectFrom('message_rollup')
+    .select(['status', (eb) => eb.fn.sum<number>('count').as('n')])
+    .where('account_id', '=', accountId)
+    .where('campaign_id', '=', campaignId)
+    .where('status', 'in', ['failed', ...SETTLED_OK])
+    .groupBy('status')
+    .execute();
+  let failed = 0;
+  let ok = 0;
+  for (const row of rows) {
+    if (row.status === 'failed') failed += Number(row.n);
+    else ok += Number(row.n);
+  }
+  return { failed, ok };
 }

@@ -1,4 +1,6 @@
 /** A circuit breaker per config: after consecutive transient failures the config is skipped for a while. */
+import { hookEvents } from '../hooks/events.js';
+
 export const FAILURES_TO_OPEN = 5;
 export const OPEN_FOR_MS = 30_000;
 
@@ -17,6 +19,7 @@ export class ConfigHealth {
   failed(configId: number, now = Date.now()): void {
     const entry = this.state.get(configId) ?? { failures: 0, openUntil: 0 };
     entry.failures += 1;
+    if (entry.failures === FAILURES_TO_OPEN) hookEvents.emit('provider.failing', { configId, failures: entry.failures });
     if (entry.failures >= FAILURES_TO_OPEN) entry.openUntil = now + OPEN_FOR_MS;
     this.state.set(configId, entry);
   }

@@ -3,6 +3,7 @@
  * (embedded mode: the database; scale mode will keep the same counters in Redis).
  */
 import type { Db, Dialect } from '../db/database.js';
+import { hookEvents } from '../hooks/events.js';
 
 export interface LimitedConfig {
   id: number;
@@ -65,6 +66,7 @@ export async function reserve(
         .execute();
     }
     const spent = granted === wanted ? null : dayLeft <= monthLeft ? 'day' : 'month';
+    if (spent) hookEvents.emit('limit.reached', { configId: config.id, limit: spent, period: spent === 'day' ? day : month });
     return { granted, spent };
   });
 }

@@ -3,6 +3,7 @@ import { MAX_BALANCE_CONFIGS, UNSELECTED_CONFIG_PRIORITY } from '@herald/shared'
 import { CHANNEL_DEFINITIONS, findChannelDefinition } from '../channels/registry.js';
 import { type ChannelDefinition, VERIFY_TIMEOUT_MS, type VerifyResult } from '../channels/types.js';
 import { type Db, isUniqueViolation } from '../db/database.js';
+import { hookEvents } from '../hooks/events.js';
 import { type FieldFailure, invalidField, invalidFields, notFound } from '../http/errors.js';
 import { encryptSecret } from '../lib/crypto.js';
 import { type ChannelPool, readSecrets } from './channel-pool.js';
@@ -200,6 +201,7 @@ export async function balances(deps: ProvidersDeps, accountId: number, ids: numb
           if (balance) {
             amount = String(balance.amount);
             currency = balance.currency;
+            hookEvents.emit('balance.checked', { accountId, configId: id, amount: balance.amount, currency });
           } else error = 'not supported by this provider';
         } catch (failure) {
           error = (failure as Error).message;

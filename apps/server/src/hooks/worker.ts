@@ -1,0 +1,122 @@
+/**
+ * Sends queued Slack deliveries in the background: each post bounded by a timeout, failures retried with
+ * exponential backoff, then given up and kept in the log. A slow or broken Slack never touches sending.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.js';
+import * as q from './queries.js';
+import { openSlackUrl } from './service.js';
+import { postToSlack, type SlackBody } from './slack.js';
+
+export const MAX_DELIVERY_ATTEMPTS = 6;
+const KEEP_LOG_MS = 30 * 24 * 3_600_000;
+const BALANCE_EVERY_MS = 15 * 60_000;
+
+export interface HookWorkerOptions {
+  db: Db;
+  secretKey: Buffer;
+  log?: FastifyBaseLogger | undefined;
+  pollMs?: number;
+  timeoutMs?: number;
+  /** First retry delay; doubles per attempt, capped at an hour. */
+  backoffMs?: number;
+  /** Deliveries posted at once, so one hanging endpoint does not hold up the others. */
+  parallel?: number;
+  /** Reads the balances of an account's first configs, which raises balance.low when one is under its threshold. */
+  checkBalances?: (accountId: number) => Promise<unknown>;
+}
+
+export function deliveryBackoff(attempts: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), 3_600_000);
+}
+
+export class HookWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private lastPrune = 0;
+  private lastBalances = 0;
+
+  constructor(private readonly options: HookWorkerOptions) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.notify(), this.options.pollMs ?? 1000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** A delivery was queued: run now rather than at the next poll. */
+  notify(): void {
+    if (!this.timer) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.tick()
+      .catch((error: unknown) => this.options.log?.error({ err: error }, 'notification worker tick failed'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again && this.timer) {
+          this.again = false;
+          this.notify();
+        }
+      });
+  }
+
+  async tick(now = Date.now()): Promise<void> {
+    const { db } = this.options;
+    const timeoutMs = this.options.timeoutMs ?? 5000;
+    const batch = await q.claimDue(db, this.options.parallel ?? 10, timeoutMs * 2 + 5000, now);
+    await Promise.all(batch.map((delivery) => this.deliver(delivery, timeoutMs)));
+    if (now - this.lastPrune > 3_600_000) {
+      this.lastPrune = now;
+      await q.pruneDeliveries(db, now - KEEP_LOG_MS);
+    }
+    if (this.options.checkBalances && now - this.lastBalances > BALANCE_EVERY_MS) {
+      this.lastBalances = now;
+      for (const accountId of await q.accountsWatchingBalance(db)) {
+        await this.options
+          .checkBalances(accountId)
+          .catch((error: unknown) => this.options.log?.warn({ err: error, accountId }, 'balance check failed'));
+      }
+    }
+  }
+
+  private async deliver(delivery: { id: number; account_id: number; payload: string; attempts: number }, timeoutMs: number) {
+    const { db, secretKey } = this.options;
+    const attempts = Number(delivery.attempts) + 1;
+    const url = await openSlackUrl(db, secretKey, Number(delivery.account_id));
+    const outcome =
+      url === null
+        ? { ok: false, status: null, error: 'no Slack URL is set any more' }
+        : await postToSlack(url, JSON.parse(delivery.payload) as SlackBody, timeoutMs);
+    const done = Date.now();
+    if (outcome.ok) {
+      await q.finishDelivery(
+        db,
+        Number(delivery.id),
+        { status: 'sent', attempts, responseStatus: outcome.status, error: null },
+        done,
+      );
+      return;
+    }
+    const giveUp = url === null || attempts >= MAX_DELIVERY_ATTEMPTS;
+    await q.finishDelivery(
+      db,
+      Number(delivery.id),
+      {
+        status: giveUp ? 'failed' : 'pending',
+        attempts,
+        responseStatus: outcome.status,
+        error: outcome.error,
+        nextAttemptAt: done + deliveryBackoff(attempts, this.options.backoffMs ?? 30_000),
+      },
+      done,
+    );
+  }
+}
