@@ -87,6 +87,7 @@ export async function buildApp({
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Herald API', version: '0.1.0', description: 'Multi-channel (email + SMS) messaging service' },
+      servers: [{ url: config.publicUrl }],
       components: {
         securitySchemes: {
           token: { type: 'apiKey', in: 'header', name: 'X-Token' },
