@@ -74,8 +74,9 @@ export const sessionGuard = fp<GuardOptions>(async (app: FastifyInstance, { db, 
       }
     }
     // Checked before body parsing and validation, so an anonymous caller learns nothing about a route's input.
+    // The matched route's pattern decides, never the raw URL: /%61pi/... reaches the same route as /api/...
     const config = request.routeOptions.config;
-    if (!request.url.startsWith('/api/') || config.public || request.is404) return;
+    if (!request.routeOptions.url?.startsWith('/api/') || config.public || request.is404) return;
     if (!request.session) throw new AppError(401, 'error.unauthorized');
     if (!hasAnyRole(request.session.roles, config.roles)) throw new AppError(403, 'error.forbidden');
   });
