@@ -161,6 +161,7 @@ export async function buildApp({
   const mailer = new SystemMailer(db, app.log);
   await app.register(authRoutes, {
     db,
+    dialect: database.dialect,
     mailer,
     publicUrl: config.publicUrl,
     onAccountCreated: config.seed ? (accountId) => seedSandboxProviders(providerDeps, accountId) : undefined,

@@ -14,6 +14,8 @@ export interface SessionContext {
   sessionId: number;
   accountId: number;
   email: string;
+  /** The name the user chose in Settings > Account; null shows the e-mail. */
+  displayName: string | null;
   profile: string;
   roles: Role[];
   language: Language | null;
@@ -64,6 +66,7 @@ export const sessionGuard = fp<GuardOptions>(async (app: FastifyInstance, { db, 
           sessionId: row.session_id,
           accountId: row.account_id,
           email: row.email,
+          displayName: row.display_name,
           profile: row.profile,
           roles: rolesOf(row.profile, row.is_admin === 1),
           language: isLanguage(row.language) ? row.language : null,

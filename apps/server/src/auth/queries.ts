@@ -1,5 +1,6 @@
 /** All SQL of accounts, sessions, login failures and password resets. */
-import type { Db } from '../db/database.js';
+import { sql } from 'kysely';
+import type { Db, Dialect } from '../db/database.js';
 import { hashToken } from '../lib/crypto.js';
 
 export function findSessionByToken(db: Db, token: string, seenAfter: number) {
@@ -16,6 +17,7 @@ export function findSessionByToken(db: Db, token: string, seenAfter: number) {
       'accounts.language',
       'accounts.avatar',
       'accounts.time_zone_id',
+      'accounts.display_name',
     ])
     .where('sessions.token_hash', '=', hashToken(token))
     .where('sessions.last_seen_at', '>', seenAfter)
@@ -93,6 +95,7 @@ export async function insertAccount(db: Db, account: NewAccount, now: number): P
 }
 
 export type AccountChanges = Partial<{
+  display_name: string | null;
   password_hash: string;
   time_zone_id: string;
   avatar: string;
@@ -157,4 +160,37 @@ export async function consumePasswordReset(db: Db, token: string, now: number): 
     .returning('account_id')
     .executeTakeFirst();
   return row ? Number(row.account_id) : null;
+}
+
+/** Every table of this database holding account data, found from the schema so tables added later are covered too. */
+async function accountTables(db: Db, dialect: Dialect): Promise<string[]> {
+  const rows =
+    dialect === 'postgres'
+      ? await sql<{ name: string }>`select table_name as name from information_schema.columns
+          where table_schema = current_schema() and column_name = 'account_id'`.execute(db)
+      : await sql<{ name: string }>`select m.name as name from sqlite_master m, pragma_table_info(m.name) p
+          where m.type = 'table' and p.name = 'account_id'`.execute(db);
+  return rows.rows.map((row) => row.name).filter((name) => /^[a-z_][a-z0-9_]*$/.test(name));
+}
+
+/** Deletes an account and every row that belongs to it, sessions included, in one transaction. */
+export async function deleteAccountData(db: Db, dialect: Dialect, accountId: number, email: string): Promise<string[]> {
+  const tables = await accountTables(db, dialect);
+  await db.transaction().execute(async (trx) => {
+    for (const table of tables) {
+      await sql`delete from ${sql.table(table)} where account_id = ${accountId}`.execute(trx);
+    }
+    await trx
+      .deleteFrom('login_failures')
+      .where((eb) =>
+        eb.or([
+          // A prefix compare, not LIKE: an e-mail may hold _ or %.
+          eb(sql`substr(attempt_key, 1, ${email.length + 1})`, '=', `${email}|`),
+          eb('attempt_key', '=', `reset|${email}`),
+        ]),
+      )
+      .execute();
+    await trx.deleteFrom('accounts').where('id', '=', accountId).execute();
+  });
+  return tables;
 }

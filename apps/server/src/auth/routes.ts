@@ -94,6 +94,38 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthDeps> = async (app, deps)
   );
 
   app.post(
+    '/api/data/users/change-name',
+    {
+      schema: {
+        tags,
+        summary: 'Set the name shown in the console (empty shows the e-mail)',
+        body: s.ChangeNameBody,
+        response: { 200: s.OkAnswer },
+      },
+    },
+    async (request) => {
+      await auth.changeDisplayName(db, sessionOf(request), request.body.name);
+      return { status: 'ok' };
+    },
+  );
+
+  app.post(
+    '/api/data/users/delete-account',
+    {
+      schema: {
+        tags,
+        summary: 'Delete the account and all its data (confirmed by typing its e-mail); signs the user out',
+        body: s.DeleteAccountBody,
+        response: { 200: s.OkAnswer },
+      },
+    },
+    async (request) => {
+      await auth.deleteAccount(deps, sessionOf(request), request.body.confirmation);
+      return { status: 'deleted' };
+    },
+  );
+
+  app.post(
     '/api/data/users/switch-profile',
     {
       schema: {

@@ -48,6 +48,12 @@ export const ChangeLanguageBody = Type.Object({
   language: Type.Union([Type.Literal('ru'), Type.Literal('en'), Type.Literal('uk')]),
 });
 
+export const ChangeNameBody = Type.Object({ name: Type.String({ maxLength: 200 }) });
+
+export const DeleteAccountBody = Type.Object({
+  confirmation: Type.String({ maxLength: 254, description: "The account's e-mail, typed by the user" }),
+});
+
 export const SwitchProfileBody = Type.Object({ profile: Type.Union([Type.Literal('site'), Type.Literal('api')]) });
 
 export const RestorePasswordQuery = Type.Object({ email: Email });

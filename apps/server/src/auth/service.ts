@@ -10,7 +10,7 @@ import {
   type Profile,
 } from '@herald/shared';
 import { findTimeZone, TIME_ZONES } from '@herald/shared/reference';
-import type { Db } from '../db/database.js';
+import type { Db, Dialect } from '../db/database.js';
 import { isUniqueViolation } from '../db/database.js';
 import { AppError, assertFields, invalidField } from '../http/errors.js';
 import { generatePassword, hashPassword, newToken, verifyPassword } from '../lib/crypto.js';
@@ -25,6 +25,7 @@ const RESET_MAILS_PER_HOUR = 5;
 
 export interface AuthDeps {
   db: Db;
+  dialect: Dialect;
   mailer: SystemMailer;
   publicUrl: string;
   /** Runs after sign-up, e.g. to give the account sandbox providers. */
@@ -107,7 +108,7 @@ export function userInfo(session: SessionContext) {
   const zone = findTimeZone(session.timeZoneId);
   return {
     username: session.email,
-    name: session.email,
+    name: session.displayName ?? session.email,
     avatar: session.avatar,
     roles: session.roles,
     profile: session.profile as Profile,
@@ -121,15 +122,19 @@ export async function changePassword(
   session: SessionContext,
   input: { oldPassword: string; newPassword: string; confirmPassword?: string | undefined },
 ): Promise<void> {
+  const account = await q.findAccountById(db, session.accountId);
+  const oldValid = account ? await verifyPassword(input.oldPassword, account.password_hash) : false;
+  // Every field's problem at once, so the form can mark them all.
   assertFields({
+    oldPassword: input.oldPassword
+      ? oldValid
+        ? null
+        : { key: 'validation.wrongPassword' }
+      : { key: 'validation.passwordMissing' },
     newPassword: checkPassword(input.newPassword),
     confirmPassword:
       input.confirmPassword === undefined ? null : checkPasswordConfirmation(input.newPassword, input.confirmPassword),
   });
-  const account = await q.findAccountById(db, session.accountId);
-  if (!account || !(await verifyPassword(input.oldPassword, account.password_hash))) {
-    throw invalidField('oldPassword', { key: 'validation.wrongPassword' });
-  }
   await q.updateAccount(db, session.accountId, { password_hash: await hashPassword(input.newPassword) }, Date.now());
   // Other devices must log in again with the new password.
   await q.deleteOtherSessions(db, session.accountId, session.sessionId);
@@ -144,6 +149,24 @@ export async function changeAvatar(db: Db, session: SessionContext, avatar: stri
   const name = avatar.trim();
   if (!(AVATARS as readonly string[]).includes(name)) throw invalidField('avatar', { key: 'validation.unknownAvatar' });
   await q.updateAccount(db, session.accountId, { avatar: name }, Date.now());
+}
+
+export const DISPLAY_NAME_MAX = 80;
+
+/** The name shown in the console; an empty one goes back to showing the e-mail. */
+export async function changeDisplayName(db: Db, session: SessionContext, name: string): Promise<void> {
+  const trimmed = name.trim();
+  if (trimmed.length > DISPLAY_NAME_MAX)
+    throw invalidField('name', { key: 'validation.tooLong', params: { n: DISPLAY_NAME_MAX } });
+  await q.updateAccount(db, session.accountId, { display_name: trimmed || null }, Date.now());
+}
+
+/** Deletes the account and all its data once the user has typed its e-mail; every session ends with it. */
+export async function deleteAccount(deps: AuthDeps, session: SessionContext, confirmation: string): Promise<void> {
+  if (confirmation.trim().toLowerCase() !== session.email.toLowerCase()) {
+    throw invalidField('confirmation', { key: 'account.deleteConfirmation' });
+  }
+  await q.deleteAccountData(deps.db, deps.dialect, session.accountId, session.email);
 }
 
 export async function changeLanguage(db: Db, session: SessionContext, language: string): Promise<void> {
