@@ -3,8 +3,15 @@
  * Web Crypto only, so it runs the same in Node 20+, browsers and edge runtimes.
  */
 
-/** The body Herald posts to the account's webhook URL when a message's status changes. */
-export interface WebhookEvent {
+/** What Herald posts to the account's webhook URL: a message's status change, or the console's test event. */
+export type WebhookEvent = MessageStatusEvent | WebhookTestEvent;
+
+export interface WebhookTestEvent {
+  type: 'webhook.test';
+  at: string;
+}
+
+export interface MessageStatusEvent {
   type: 'message.status';
   messageId: number;
   status: string;
