@@ -20,6 +20,8 @@ import * as q from './queries.js';
 
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 const LOGIN_MAX_FAILURES = 10;
+/** Failures against one address from all IPs together: a caller chooses the X-Forwarded-For its IP is read from. */
+const LOGIN_MAX_ADDRESS_FAILURES = 50;
 const RESET_TTL_MS = 60 * 60 * 1000;
 const RESET_MAILS_PER_HOUR = 5;
 
@@ -82,10 +84,18 @@ export async function signup(deps: AuthDeps, input: SignupInput): Promise<{ toke
 export async function login(deps: AuthDeps, username: string, password: string, ip: string): Promise<{ token: string }> {
   const email = username.trim().toLowerCase();
   const attemptKey = `${email}|${ip}`;
+  const addressKey = `${email}|any`;
   const now = Date.now();
   const failures = await q.countLoginFailures(deps.db, attemptKey, now - LOGIN_WINDOW_MS);
-  if (failures.count >= LOGIN_MAX_FAILURES) {
-    const retryMs = (failures.oldest ?? now) + LOGIN_WINDOW_MS - now;
+  const addressFailures = await q.countLoginFailures(deps.db, addressKey, now - LOGIN_WINDOW_MS);
+  const blocked =
+    failures.count >= LOGIN_MAX_FAILURES
+      ? failures
+      : addressFailures.count >= LOGIN_MAX_ADDRESS_FAILURES
+        ? addressFailures
+        : null;
+  if (blocked) {
+    const retryMs = (blocked.oldest ?? now) + LOGIN_WINDOW_MS - now;
     const minutes = Math.max(1, Math.ceil(retryMs / 60_000));
     throw new AppError(429, 'login.tooManyAttempts', { minutes }, [], { 'retry-after': String(Math.ceil(retryMs / 1000)) });
   }
@@ -93,6 +103,7 @@ export async function login(deps: AuthDeps, username: string, password: string, 
   const valid = account ? await verifyPassword(password, account.password_hash) : false;
   if (!account || !valid) {
     await q.recordLoginFailure(deps.db, attemptKey, now);
+    await q.recordLoginFailure(deps.db, addressKey, now);
     throw new AppError(401, 'login.loginFail');
   }
   await q.clearLoginFailures(deps.db, attemptKey);
