@@ -54,17 +54,30 @@ export async function countsByDay(db: Db, scope: RollupScope, window: DayWindow)
     .filter((row) => row.n !== 0);
 }
 
-export async function countsBy(
-  db: Db,
-  scope: RollupScope,
-  window: DayWindow,
-  column: 'config_id' | 'campaign_id',
-): Promise<{ id: number; status: string; n: number }[]> {
+export interface ReportCount {
+  day: number;
+  configId: number;
+  campaignId: number;
+  status: string;
+  n: number;
+}
+
+/** One pass over the window's rollup rows for all three breakdowns of a report (per day, config and campaign). */
+export async function reportCounts(db: Db, scope: RollupScope, window: DayWindow): Promise<ReportCount[]> {
+  const day = localDayOfHour(window);
   const rows = await rollupIn(db, scope, window)
-    .select([`${column} as id`, 'status', (eb) => eb.fn.sum<number>('count').as('n')])
-    .groupBy([column, 'status'])
+    .select([day.as('day'), 'config_id', 'campaign_id', 'status', (eb) => eb.fn.sum<number>('count').as('n')])
+    .groupBy([day, 'config_id', 'campaign_id', 'status'])
     .execute();
-  return rows.map((row) => ({ id: Number(row.id), status: row.status, n: Number(row.n) })).filter((row) => row.n !== 0);
+  return rows
+    .map((row) => ({
+      day: Number(row.day),
+      configId: Number(row.config_id),
+      campaignId: Number(row.campaign_id),
+      status: row.status,
+      n: Number(row.n),
+    }))
+    .filter((row) => row.n !== 0);
 }
 
 export async function configNames(db: Db, accountId: number, ids: number[]): Promise<Map<number, string>> {

@@ -41,7 +41,15 @@ export const ReportAnswer = Type.Object({
   deliveryRate: Nullable(Type.Number()),
   /** Read over reached; null when nothing was reached. */
   readRate: Nullable(Type.Number()),
-  days: Type.Array(Type.Object({ date: Type.String(), total: Type.Integer(), counts: Counts })),
+  days: Type.Array(
+    Type.Object({
+      date: Type.String(),
+      total: Type.Integer(),
+      counts: Counts,
+      deliveryRate: Nullable(Type.Number()),
+      readRate: Nullable(Type.Number()),
+    }),
+  ),
   configs: Breakdown,
   campaigns: Breakdown,
 });

@@ -58,16 +58,7 @@ export function daysOf(
   return { firstDay: today - count + 1, lastDay: today };
 }
 
-async function breakdown(
-  rows: { id: number; status: string; n: number }[],
-  names: (ids: number[]) => Promise<Map<number, string>>,
-) {
-  const byId = new Map<number, Counts>();
-  for (const row of rows) {
-    const counts = byId.get(row.id) ?? {};
-    add(counts, row.status, row.n);
-    byId.set(row.id, counts);
-  }
+async function breakdown(byId: Map<number, Counts>, names: (ids: number[]) => Promise<Map<number, string>>) {
   const known = await names([...byId.keys()].filter((id) => id !== 0));
   return [...byId.entries()]
     .map(([id, counts]) => ({ id, name: known.get(id) ?? null, total: sum(counts), counts }))
@@ -86,18 +77,22 @@ export async function report(deps: StatsDeps, accountId: number, zone: Zone, cha
     throw invalidField('category', { key: 'validation.notInList' });
   const window = dayWindow(zone, firstDay, lastDay);
   const scope: q.RollupScope = { accountId, channel: CHANNEL[channel], categoryId: filter.category };
-  const [byDay, byConfig, byCampaign] = await Promise.all([
-    q.countsByDay(deps.db, scope, window),
-    q.countsBy(deps.db, scope, window, 'config_id'),
-    q.countsBy(deps.db, scope, window, 'campaign_id'),
-  ]);
   const days = new Map<number, Counts>();
   for (let day = firstDay; day <= lastDay; day++) days.set(day, {});
   const counts: Counts = {};
-  for (const row of byDay) {
+  const byConfig = new Map<number, Counts>();
+  const byCampaign = new Map<number, Counts>();
+  const countIn = (map: Map<number, Counts>, id: number) => {
+    const entry = map.get(id) ?? {};
+    map.set(id, entry);
+    return entry;
+  };
+  for (const row of await q.reportCounts(deps.db, scope, window)) {
     const dayCounts = days.get(row.day);
     if (dayCounts) add(dayCounts, row.status, row.n);
     add(counts, row.status, row.n);
+    add(countIn(byConfig, row.configId), row.status, row.n);
+    add(countIn(byCampaign, row.campaignId), row.status, row.n);
   }
   return {
     from: dateOfDay(firstDay),
@@ -105,7 +100,12 @@ export async function report(deps: StatsDeps, accountId: number, zone: Zone, cha
     total: sum(counts),
     counts,
     ...rates(counts),
-    days: [...days.entries()].map(([day, dayCounts]) => ({ date: dateOfDay(day), total: sum(dayCounts), counts: dayCounts })),
+    days: [...days.entries()].map(([day, dayCounts]) => ({
+      date: dateOfDay(day),
+      total: sum(dayCounts),
+      counts: dayCounts,
+      ...rates(dayCounts),
+    })),
     configs: await breakdown(byConfig, (ids) => q.configNames(deps.db, accountId, ids)),
     campaigns: await breakdown(byCampaign, (ids) => q.campaignNames(deps.db, accountId, ids)),
   };

@@ -180,7 +180,7 @@ describe('reports', () => {
     const report = (await get(account, '/api/data/statistics/email/reports')).json();
     expect(report.days).toHaveLength(7);
     expect(report.to).toBe(today());
-    expect(report.days[6]).toEqual({ date: today(), total: 3, counts: { unsent: 3 } });
+    expect(report.days[6]).toEqual({ date: today(), total: 3, counts: { unsent: 3 }, deliveryRate: null, readRate: null });
     expect(report).toMatchObject({ total: 3, deliveryRate: null, readRate: null });
     expect(report.configs).toEqual([{ id: 0, name: null, total: 3, counts: { unsent: 3 } }]);
     expect(report.campaigns).toEqual([{ id: 0, name: null, total: 3, counts: { unsent: 3 } }]);

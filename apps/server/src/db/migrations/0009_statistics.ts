@@ -39,6 +39,12 @@ export const statistics: PortableMigration = {
     await sql`alter table message_rollup_next rename to message_rollup`.execute(db);
     // The campaign list reads its counts by campaign alone.
     await db.schema.createIndex('message_rollup_campaign_idx').on('message_rollup').columns(['campaign_id', 'status']).execute();
+    // Reports read one channel's hour range; holding every column (count too) lets them read the index alone.
+    await db.schema
+      .createIndex('message_rollup_report_idx')
+      .on('message_rollup')
+      .columns(['account_id', 'channel', 'hour', 'status', 'config_id', 'campaign_id', 'template_id', 'count'])
+      .execute();
 
     const logIndexes: Record<string, string[]> = {
       messages_log_idx: ['account_id', 'channel', 'created_at', 'id'],
