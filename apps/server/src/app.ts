@@ -10,6 +10,7 @@ import { KeyRateLimiter } from './api-keys/rate-limit.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
 import { sessionGuard } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
+import type { AuthDeps } from './auth/service.js';
 import { startBounceListener } from './campaigns/bounces.js';
 import { CampaignContent } from './campaigns/content.js';
 import { campaignRoutes } from './campaigns/routes.js';
@@ -34,6 +35,8 @@ import { ChannelPool } from './providers/channel-pool.js';
 import { providerRoutes } from './providers/routes.js';
 import { balances, listConfigs, type ProvidersDeps, seedSandboxProviders } from './providers/service.js';
 import { referenceRoutes } from './reference/routes.js';
+import { ssoRoutes } from './sso/routes.js';
+import { SsoClient } from './sso/service.js';
 import { statsRoutes } from './stats/routes.js';
 import { systemMailRoutes } from './system-mail/routes.js';
 import { SystemMailer } from './system-mail/service.js';
@@ -159,12 +162,20 @@ export async function buildApp({
   });
   const providerDeps: ProvidersDeps = { db, pool, secretKey: config.secret };
   const mailer = new SystemMailer(db, app.log);
-  await app.register(authRoutes, {
+  const authDeps: AuthDeps = {
     db,
     dialect: database.dialect,
     mailer,
     publicUrl: config.publicUrl,
     onAccountCreated: config.seed ? (accountId) => seedSandboxProviders(providerDeps, accountId) : undefined,
+  };
+  await app.register(authRoutes, authDeps);
+  await app.register(ssoRoutes, {
+    client: config.oidc
+      ? new SsoClient({ config: config.oidc, auth: authDeps, redirectUri: `${config.publicUrl}/authredirect` })
+      : undefined,
+    label: config.oidc?.label,
+    secureCookie: config.publicUrl.startsWith('https:'),
   });
   await app.register(providerRoutes, providerDeps);
   await app.register(hookRoutes, hooksDeps);

@@ -3,6 +3,17 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+/** Single sign-on over OpenID Connect; set when OIDC_ISSUER and OIDC_CLIENT_ID are. */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  /** Unset for a public client (PKCE alone). */
+  clientSecret: string | undefined;
+  scopes: string;
+  /** Text of the login page's button. */
+  label: string;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -20,6 +31,7 @@ export interface Config {
   importMaxBytes: number;
   /** Port of Herald's inbound SMTP for bounces; unset leaves it off. */
   bounceSmtpPort: number | undefined;
+  oidc?: OidcConfig | undefined;
 }
 
 function numberFrom(value: string | undefined, fallback: number, name: string): number {
@@ -60,5 +72,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: numberFrom(env.BODY_LIMIT_BYTES, 1024 * 1024, 'BODY_LIMIT_BYTES'),
     importMaxBytes: numberFrom(env.IMPORT_MAX_BYTES, 200 * 1024 * 1024, 'IMPORT_MAX_BYTES'),
     bounceSmtpPort: env.BOUNCE_SMTP_PORT ? numberFrom(env.BOUNCE_SMTP_PORT, 0, 'BOUNCE_SMTP_PORT') : undefined,
+    oidc:
+      env.OIDC_ISSUER && env.OIDC_CLIENT_ID
+        ? {
+            issuer: env.OIDC_ISSUER,
+            clientId: env.OIDC_CLIENT_ID,
+            clientSecret: env.OIDC_CLIENT_SECRET || undefined,
+            scopes: env.OIDC_SCOPES || 'openid email profile',
+            label: env.OIDC_LABEL || 'Single sign-on',
+          }
+        : undefined,
   };
 }

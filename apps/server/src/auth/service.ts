@@ -238,6 +238,39 @@ export async function resetPassword(
   });
 }
 
+/**
+ * Signs in a user an identity provider vouched for: the account with this e-mail, or a new one on first login
+ * (a random password it never learns; it can set one through password reset).
+ */
+export async function signInVerifiedEmail(deps: AuthDeps, rawEmail: string): Promise<{ token: string }> {
+  const email = rawEmail.trim().toLowerCase();
+  const existing = await q.findAccountByEmail(deps.db, email);
+  if (existing) return { token: await openSession(deps.db, Number(existing.id), existing.profile) };
+  try {
+    const accountId = await q.insertAccount(
+      deps.db,
+      {
+        email,
+        passwordHash: await hashPassword(generatePassword()),
+        timeZoneId: defaultTimeZoneId(),
+        avatar: DEFAULT_AVATAR,
+        language: null,
+        profile: 'site',
+        isAdmin: false,
+      },
+      Date.now(),
+    );
+    await deps.onAccountCreated?.(accountId);
+    return { token: await openSession(deps.db, accountId, 'site') };
+  } catch (error) {
+    // Two first logins at once: the other one created it.
+    if (!isUniqueViolation(error)) throw error;
+    const created = await q.findAccountByEmail(deps.db, email);
+    if (!created) throw error;
+    return { token: await openSession(deps.db, Number(created.id), created.profile) };
+  }
+}
+
 /** On first start with no accounts: an admin with a generated password, printed once by the caller. */
 export async function createFirstAdmin(db: Db): Promise<{ accountId: number; email: string; password: string } | null> {
   if ((await q.countAccounts(db)) > 0) return null;
