@@ -5,7 +5,9 @@
  *   sms:   an SMPP campaign vs a bare smpp client loop (one bind, window 50).
  * Herald runs in a process of its own (lib/dispatch-herald-process.ts) so its peak RSS is its own. The bare loop
  * measures at most BARE_MAX messages: its rate is what matters, and a million composed messages would take minutes.
- * Run: npx tsx --conditions=source bench/dispatch.ts [recipients] [email|sms]   (default 20000 email)
+ * Run: npm run build -w packages/shared -w apps/server, then
+ *      npx tsx --conditions=source bench/dispatch.ts [recipients] [email|sms]   (default 20000 email)
+ * Herald runs from its build (as in production); BENCH_FROM_SOURCE=1 runs it from source through tsx instead.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -253,7 +255,8 @@ const bareName = channel === 'EMAIL' ? 'bare nodemailer pooled loop' : 'bare smp
 console.log(`${bareName}: ${bare.toFixed(0)} msgs/s over ${Math.min(count, BARE_MAX)} messages`);
 console.log(
   `Herald ${channel} campaign end to end: ${perSecond.toFixed(0)} msgs/s in ${(herald.elapsedMs / 1000).toFixed(1)} s, ` +
-    `${(herald.cpuMs / count).toFixed(2)} ms CPU per message in Herald, peak RSS ${herald.peakRssMb.toFixed(0)} MB`,
+    `${(herald.cpuMs / count).toFixed(2)} ms CPU per message in Herald, RSS ${herald.readyRssMb.toFixed(0)} MB at start, ` +
+    `peak RSS ${herald.peakRssMb.toFixed(0)} MB, peak heap ${herald.peakHeapMb.toFixed(0)} MB`,
 );
 console.log(
   `summary: ${count} ${channel} recipients, Herald ${perSecond.toFixed(0)} msgs/s = ${(perSecond / bare).toFixed(2)}x the ${bareName} (${bare.toFixed(0)} msgs/s), peak RSS ${herald.peakRssMb.toFixed(0)} MB`,

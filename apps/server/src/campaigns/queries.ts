@@ -10,8 +10,13 @@ function campaignsWithNames(db: Db, accountId: number) {
     .selectFrom('campaigns')
     .leftJoin('contact_lists', 'contact_lists.id', 'campaigns.list_id')
     .leftJoin('templates', 'templates.id', 'campaigns.template_id')
+    .leftJoin('templates as fallback_templates', 'fallback_templates.id', 'campaigns.fallback_template_id')
     .selectAll('campaigns')
-    .select(['contact_lists.name as list_name', 'templates.name as template_name'])
+    .select([
+      'contact_lists.name as list_name',
+      'templates.name as template_name',
+      'fallback_templates.name as fallback_template_name',
+    ])
     .where('campaigns.account_id', '=', accountId);
 }
 
@@ -63,6 +68,10 @@ export interface CampaignValues {
   template_id: number;
   group_id: number | null;
   config_id: number | null;
+  fallback_template_id: number | null;
+  fallback_group_id: number | null;
+  fallback_config_id: number | null;
+  unread_after_hours?: number;
 }
 
 export async function insertCampaign(db: Db, accountId: number, values: CampaignValues, now: number): Promise<number> {

@@ -7,6 +7,13 @@ const Channel = Type.Union([Type.Literal('EMAIL'), Type.Literal('SMS')]);
 const OneOf = (values: readonly string[]) => Type.Unsafe<string>({ type: 'string', enum: [...values] });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/** Where a message goes when its own channel cannot deliver it: a template of the other channel, and its route. */
+const FallbackBody = Type.Object({
+  templateName: Type.String({ maxLength: 200, description: 'A template of the other channel than the campaign' }),
+  groupId: Type.Optional(Nullable(Type.Integer())),
+  configId: Type.Optional(Nullable(Type.Integer())),
+});
+
 export const CampaignBody = Type.Object({
   name: Type.String({ maxLength: 200 }),
   channel: Channel,
@@ -14,6 +21,14 @@ export const CampaignBody = Type.Object({
   templateName: Type.String({ maxLength: 200 }),
   groupId: Type.Optional(Nullable(Type.Integer())),
   configId: Type.Optional(Nullable(Type.Integer())),
+  fallback: Type.Optional(Nullable(FallbackBody)),
+  unreadAfterHours: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 720,
+      description: 'E-mail not opened this many hours after the campaign finished becomes unread (default 72)',
+    }),
+  ),
 });
 
 export const StartBody = Type.Object({
@@ -32,6 +47,16 @@ export const CampaignAnswer = Type.Object({
   templateName: Nullable(Type.String()),
   groupId: Nullable(Type.Integer()),
   configId: Nullable(Type.Integer()),
+  fallback: Nullable(
+    Type.Object({
+      channel: Channel,
+      templateId: Type.Integer(),
+      templateName: Nullable(Type.String()),
+      groupId: Nullable(Type.Integer()),
+      configId: Nullable(Type.Integer()),
+    }),
+  ),
+  unreadAfterHours: Type.Integer(),
   scheduledAt: Nullable(Type.Number()),
   startedAt: Nullable(Type.Number()),
   finishedAt: Nullable(Type.Number()),

@@ -20,7 +20,15 @@ export interface CampaignInput {
   templateName: string;
   groupId?: number | null | undefined;
   configId?: number | null | undefined;
+  /** Messages their own channel cannot deliver go to the other channel with this template (null: no fallback). */
+  fallback?:
+    | { templateName: string; groupId?: number | null | undefined; configId?: number | null | undefined }
+    | null
+    | undefined;
+  unreadAfterHours?: number | undefined;
 }
+
+const otherChannel = (channel: string) => (channel === 'EMAIL' ? 'SMS' : 'EMAIL');
 
 function present(row: q.CampaignRow, counts: Record<string, number> = {}) {
   return {
@@ -34,6 +42,17 @@ function present(row: q.CampaignRow, counts: Record<string, number> = {}) {
     templateName: row.template_name,
     groupId: row.group_id === null ? null : Number(row.group_id),
     configId: row.config_id === null ? null : Number(row.config_id),
+    fallback:
+      row.fallback_template_id === null
+        ? null
+        : {
+            channel: otherChannel(row.channel) as 'EMAIL' | 'SMS',
+            templateId: Number(row.fallback_template_id),
+            templateName: row.fallback_template_name,
+            groupId: row.fallback_group_id === null ? null : Number(row.fallback_group_id),
+            configId: row.fallback_config_id === null ? null : Number(row.fallback_config_id),
+          },
+    unreadAfterHours: Number(row.unread_after_hours),
     scheduledAt: row.scheduled_at === null ? null : Number(row.scheduled_at),
     startedAt: row.started_at === null ? null : Number(row.started_at),
     finishedAt: row.finished_at === null ? null : Number(row.finished_at),
@@ -77,6 +96,7 @@ async function checkInput(db: Db, accountId: number, input: CampaignInput) {
   else if (template.channel !== input.channel) failures.push({ field: 'templateName', key: 'campaigns.templateChannel' });
   if (!(await hasActiveRoute(db, accountId, input)))
     failures.push({ field: input.groupId ? 'groupId' : 'configId', key: 'campaigns.noActiveConfig' });
+  const fallback = input.fallback ? await checkFallback(db, accountId, input.channel, input.fallback, failures) : null;
   if (failures.length > 0) throw invalidFields(failures);
   return {
     name,
@@ -85,10 +105,47 @@ async function checkInput(db: Db, accountId: number, input: CampaignInput) {
     template_id: Number(template!.id),
     group_id: input.groupId ?? null,
     config_id: input.groupId ? null : (input.configId ?? null),
+    fallback_template_id: fallback?.templateId ?? null,
+    fallback_group_id: fallback?.groupId ?? null,
+    fallback_config_id: fallback?.configId ?? null,
+    ...(input.unreadAfterHours !== undefined ? { unread_after_hours: input.unreadAfterHours } : {}),
   };
 }
 
-async function hasActiveRoute(db: Db, accountId: number, input: CampaignInput): Promise<boolean> {
+/** The fallback's template must be of the other channel, and that channel needs an active config on its route. */
+async function checkFallback(
+  db: Db,
+  accountId: number,
+  channel: 'EMAIL' | 'SMS',
+  fallback: NonNullable<CampaignInput['fallback']>,
+  failures: FieldFailure[],
+) {
+  const other = otherChannel(channel) as 'EMAIL' | 'SMS';
+  const template = await db
+    .selectFrom('templates')
+    .select(['id', 'channel'])
+    .where('account_id', '=', accountId)
+    .where('name', '=', fallback.templateName)
+    .executeTakeFirst();
+  if (!template) failures.push({ field: 'fallback.templateName', key: 'error.notFound' });
+  else if (template.channel !== other) failures.push({ field: 'fallback.templateName', key: 'campaigns.fallbackChannel' });
+  if (!(await hasActiveRoute(db, accountId, { channel: other, groupId: fallback.groupId, configId: fallback.configId }))) {
+    failures.push({ field: fallback.groupId ? 'fallback.groupId' : 'fallback.configId', key: 'campaigns.noActiveConfig' });
+  }
+  return template
+    ? {
+        templateId: Number(template.id),
+        groupId: fallback.groupId ?? null,
+        configId: fallback.groupId ? null : (fallback.configId ?? null),
+      }
+    : null;
+}
+
+async function hasActiveRoute(
+  db: Db,
+  accountId: number,
+  input: Pick<CampaignInput, 'channel' | 'groupId' | 'configId'>,
+): Promise<boolean> {
   let query = db
     .selectFrom('provider_configs')
     .select('provider_configs.id')
@@ -186,6 +243,14 @@ export async function startCampaign(deps: CampaignsDeps, accountId: number, id: 
       '',
     groupId: row.group_id === null ? null : Number(row.group_id),
     configId: row.config_id === null ? null : Number(row.config_id),
+    fallback:
+      row.fallback_template_id === null
+        ? null
+        : {
+            templateName: row.fallback_template_name ?? '',
+            groupId: row.fallback_group_id === null ? null : Number(row.fallback_group_id),
+            configId: row.fallback_config_id === null ? null : Number(row.fallback_config_id),
+          },
   });
   const now = Date.now();
   if (scheduledAt && scheduledAt > now) {
@@ -227,6 +292,10 @@ export async function duplicateCampaign(deps: CampaignsDeps, accountId: number, 
       template_id: Number(row.template_id),
       group_id: row.group_id === null ? null : Number(row.group_id),
       config_id: row.config_id === null ? null : Number(row.config_id),
+      fallback_template_id: row.fallback_template_id === null ? null : Number(row.fallback_template_id),
+      fallback_group_id: row.fallback_group_id === null ? null : Number(row.fallback_group_id),
+      fallback_config_id: row.fallback_config_id === null ? null : Number(row.fallback_config_id),
+      unread_after_hours: Number(row.unread_after_hours),
     },
     Date.now(),
   );

@@ -22,6 +22,14 @@ export interface CampaignsTable {
   materialized_to: Generated<number>;
   materialized: Generated<number>;
   detail: string | null;
+  /** A template of the other channel: a message its own channel cannot deliver goes there instead (null: no fallback). */
+  fallback_template_id: number | null;
+  /** Where fallback messages go: a group or one config of the other channel; neither means the account default. */
+  fallback_group_id: number | null;
+  fallback_config_id: number | null;
+  /** E-mail neither opened nor undelivered this long after the campaign finished becomes unread. */
+  unread_after_hours: Generated<number>;
+  unread_marked_at: number | null;
   created_at: number;
   updated_at: number;
 }

@@ -4,8 +4,20 @@ import type { ClaimedMessage } from './queue.js';
 
 export type ResolvedContent = { message: OutgoingMessage } | { error: string };
 
+/** How a message its own channel could not deliver goes through the other channel instead. */
+export interface FallbackRoute {
+  channel: 'EMAIL' | 'SMS';
+  /** The contact's address on that channel. */
+  recipient: string;
+  content: OutgoingMessage;
+  routeGroupId: number | null;
+  routeConfigId: number | null;
+}
+
 export interface ContentResolver {
   resolve(messages: readonly ClaimedMessage[]): Promise<Map<number, ResolvedContent>>;
+  /** The fallbacks of those messages that have one (campaign setting, contact's other address); others are absent. */
+  fallback?(messages: readonly ClaimedMessage[]): Promise<Map<number, FallbackRoute>>;
 }
 
 interface InlinePayload {

@@ -8,7 +8,7 @@ import type { DeliveryReport, OutgoingMessage, SendResult } from '../channels/ty
 import type { Db, Dialect } from '../db/database.js';
 import { applyTransitions, type Transition } from '../messages/ledger.js';
 import type { ChannelPool } from '../providers/channel-pool.js';
-import type { ContentResolver } from './content.js';
+import type { ContentResolver, FallbackRoute } from './content.js';
 import { ConfigHealth, OPEN_FOR_MS } from './health.js';
 import { nextPeriodStart, release, reserve } from './limits.js';
 import { type ClaimedMessage, DbQueue } from './queue.js';
@@ -43,11 +43,14 @@ export interface DispatcherOptions {
 
 interface Routed {
   message: ClaimedMessage;
-  content: OutgoingMessage;
+  /** Resolved just before the message's chunk is sent, so only the chunks in flight hold rendered content. */
+  content: OutgoingMessage | null;
   candidates: RouteConfig[];
   cursor: number;
   transientError: string | null;
   limitSpent: 'day' | 'month' | null;
+  /** Set on the pass through the other channel: where it goes, and what the message's own channel ended in. */
+  fallback?: { channel: string; recipient: string; outcome: Transition };
 }
 
 const RECEIPT_RETRIES = 30;
@@ -140,36 +143,43 @@ export class Dispatcher {
   }
 
   private async process(batch: ClaimedMessage[]): Promise<void> {
-    const { db, dialect, content } = this.options;
+    const { db } = this.options;
     const now = Date.now();
-    const transitions: Transition[] = [];
-    const resolved = await content.resolve(batch);
     const book = await RouteBook.load(
       db,
       batch.map((message) => message.accountId),
     );
-
-    let pending: Routed[] = [];
+    const pending: Routed[] = [];
+    // Outcomes that end a message on its own channel; the other channel may still take it (fallback).
+    const undeliverable: Transition[] = [];
     for (const message of batch) {
-      const outcome = resolved.get(message.id);
-      if (!outcome || 'error' in outcome) {
-        transitions.push({
-          message,
-          to: 'failed',
-          detail: outcome?.error ?? 'the message has no content',
-          attempts: message.attempts + 1,
-        });
-        continue;
-      }
       const candidates = book.candidates(message);
       if (candidates.length === 0) {
-        transitions.push({ message, to: 'filtered', detail: 'no active configuration serves this recipient' });
+        undeliverable.push({ message, to: 'filtered', detail: 'no active configuration serves this recipient' });
         continue;
       }
-      pending.push({ message, content: outcome.message, candidates, cursor: 0, transientError: null, limitSpent: null });
+      pending.push({ message, content: null, candidates, cursor: 0, transientError: null, limitSpent: null });
     }
+    const { exhausted, refused } = await this.route(pending, now);
+    undeliverable.push(...refused);
+    const transitions: Transition[] = [];
+    for (const item of exhausted) {
+      const settled = this.settleExhausted(item, now);
+      (settled.to === 'failed' ? undeliverable : transitions).push(settled);
+    }
+    transitions.push(...(await this.fallBack(undeliverable, book, now)));
+    await applyTransitions(db, transitions);
+  }
 
+  /**
+   * Sends each message through its candidates in failover order (health, limits, then the provider), writing
+   * statuses after every chunk. Answers the messages every candidate passed on (`exhausted`) and the messages
+   * a provider refused on their own channel (`refused`), whose outcome waits for a possible fallback.
+   */
+  private async route(pending: Routed[], now: number): Promise<{ exhausted: Routed[]; refused: Transition[] }> {
+    const { db, dialect } = this.options;
     const exhausted: Routed[] = [];
+    const refused: Transition[] = [];
     while (pending.length > 0) {
       const next: Routed[] = [];
       const advance = (item: Routed) => {
@@ -179,11 +189,13 @@ export class Dispatcher {
       const byConfig = new Map<number, Routed[]>();
       for (const item of pending) {
         const id = item.candidates[item.cursor]!.id;
-        byConfig.set(id, [...(byConfig.get(id) ?? []), item]);
+        const items = byConfig.get(id);
+        if (items) items.push(item);
+        else byConfig.set(id, [item]);
       }
       await Promise.all(
         [...byConfig.entries()].map(async ([configId, items]) => {
-          const config = book.config(configId)!;
+          const config = items[0]!.candidates[items[0]!.cursor]!;
           if (!this.health.allows(configId, now)) {
             items.forEach(advance);
             return;
@@ -198,9 +210,10 @@ export class Dispatcher {
           let unused = 0;
           // Statuses are written after every chunk: a crash can only resend the chunk in flight.
           for (let i = 0; i < sending.length; i += this.sendChunk) {
-            const chunk = sending.slice(i, i + this.sendChunk);
-            const results = await this.send(config, chunk);
             const written: Transition[] = [];
+            const chunk = await this.withContent(sending.slice(i, i + this.sendChunk), written);
+            unused += Math.min(this.sendChunk, sending.length - i) - chunk.length;
+            const results = await this.send(config, chunk);
             for (const item of chunk) {
               const result = results.get(item.message.id) ?? {
                 id: item.message.id,
@@ -212,12 +225,14 @@ export class Dispatcher {
                 this.health.succeeded(configId);
                 written.push({
                   message: item.message,
-                  to: 'sent',
+                  to: item.fallback ? 'sent_alternative' : 'sent',
                   configId,
                   providerMessageId: result.providerMessageId ?? null,
-                  detail: null,
+                  detail: item.fallback ? (item.fallback.outcome.detail ?? null) : null,
                   attempts: item.message.attempts + 1,
+                  ...(item.fallback ? { channel: item.fallback.channel, recipient: item.fallback.recipient } : {}),
                 });
+                item.content = null;
                 continue;
               }
               unused += 1;
@@ -225,15 +240,18 @@ export class Dispatcher {
                 this.health.failed(configId, now);
                 item.transientError = result.error ?? 'temporary failure';
                 advance(item);
-              } else {
-                written.push({
-                  message: item.message,
-                  to: 'failed',
-                  configId,
-                  detail: result.error ?? 'refused',
-                  attempts: item.message.attempts + 1,
-                });
+                continue;
               }
+              item.content = null;
+              const refusal: Transition = {
+                message: item.message,
+                to: 'failed',
+                configId,
+                detail: result.error ?? 'refused',
+                attempts: item.message.attempts + 1,
+              };
+              if (item.fallback) written.push(this.fallbackFailed(item.fallback, refusal.detail!));
+              else refused.push(refusal);
             }
             await applyTransitions(db, written);
           }
@@ -242,14 +260,87 @@ export class Dispatcher {
       );
       pending = next;
     }
+    return { exhausted, refused };
+  }
 
-    for (const item of exhausted) transitions.push(this.settleExhausted(item, now));
-    await applyTransitions(db, transitions);
+  /** Resolves the content of a chunk about to be sent; a message without content fails (into `written`) and is left out. */
+  private async withContent(chunk: Routed[], written: Transition[]): Promise<Routed[]> {
+    const missing = chunk.filter((item) => item.content === null);
+    if (missing.length === 0) return chunk;
+    const resolved = await this.options.content.resolve(missing.map((item) => item.message));
+    const ready: Routed[] = [];
+    for (const item of chunk) {
+      if (item.content === null) {
+        const outcome = resolved.get(item.message.id);
+        if (!outcome || 'error' in outcome) {
+          // Content that cannot be built is the message's fault, not its channel's: no fallback.
+          written.push({
+            message: item.message,
+            to: 'failed',
+            detail: outcome?.error ?? 'the message has no content',
+            attempts: item.message.attempts + 1,
+          });
+          continue;
+        }
+        item.content = outcome.message;
+      }
+      ready.push(item);
+    }
+    return ready;
+  }
+
+  /**
+   * Messages their own channel could not deliver go through the other channel when their campaign allows it and
+   * the contact has an address there; answers the transitions still to write (the original outcomes of the rest).
+   */
+  private async fallBack(undeliverable: Transition[], book: RouteBook, now: number): Promise<Transition[]> {
+    const resolver = this.options.content;
+    const routes =
+      undeliverable.length > 0 && resolver.fallback
+        ? await resolver.fallback(undeliverable.map((outcome) => outcome.message as ClaimedMessage))
+        : new Map<number, FallbackRoute>();
+    const written: Transition[] = [];
+    const pending: Routed[] = [];
+    for (const outcome of undeliverable) {
+      const route = routes.get(outcome.message.id);
+      if (!route) {
+        written.push(outcome);
+        continue;
+      }
+      const message = outcome.message as ClaimedMessage;
+      const fallback = { channel: route.channel, recipient: route.recipient, outcome };
+      const candidates = book.candidates({
+        ...message,
+        channel: route.channel,
+        recipient: route.recipient,
+        routeGroupId: route.routeGroupId,
+        routeConfigId: route.routeConfigId,
+      });
+      if (candidates.length === 0) {
+        written.push(this.fallbackFailed(fallback, `no active configuration serves ${route.recipient}`));
+        continue;
+      }
+      pending.push({ message, content: route.content, candidates, cursor: 0, transientError: null, limitSpent: null, fallback });
+    }
+    if (pending.length === 0) return written;
+    const { exhausted, refused } = await this.route(pending, now);
+    written.push(...refused);
+    for (const item of exhausted) {
+      const settled = this.settleExhausted(item, now);
+      written.push(settled.to === 'failed' ? this.fallbackFailed(item.fallback!, settled.detail ?? 'failed') : settled);
+    }
+    return written;
+  }
+
+  /** The message's own outcome stands, with why the other channel did not take it either. */
+  private fallbackFailed(fallback: NonNullable<Routed['fallback']>, reason: string): Transition {
+    const own = fallback.outcome.detail ?? fallback.outcome.to;
+    return { ...fallback.outcome, detail: `${own}; ${fallback.channel} fallback: ${reason}` };
   }
 
   private async send(config: RouteConfig, items: Routed[]): Promise<Map<number, SendResult>> {
     try {
-      const results = await this.options.pool.get(config.row).send(items.map((item) => item.content));
+      const results = await this.options.pool.get(config.row).send(items.map((item) => item.content!));
       return new Map(results.map((result) => [result.id, result]));
     } catch (error) {
       const message = (error as Error).message;

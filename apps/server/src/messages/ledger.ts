@@ -4,6 +4,7 @@
  * and the hourly rollup moves one count from the old bucket to the new, all in one transaction.
  */
 import type { MessageStatus } from '@herald/shared';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { enqueueStatusEvents } from '../webhooks/outbox.js';
 import { canMove } from './status.js';
@@ -35,6 +36,9 @@ export interface Transition {
   detail?: string | null;
   attempts?: number;
   nextAttemptAt?: number;
+  /** Sent through the other channel (fallback): the channel and the address it actually went to. */
+  channel?: string;
+  recipient?: string;
 }
 
 type RollupKey = string;
@@ -100,14 +104,81 @@ export function countInto(
   deltas.set(key, (deltas.get(key) ?? 0) + delta);
 }
 
+/** Columns a transition may also write; transitions writing the same ones share one statement. */
+const OPTIONAL_COLUMNS = [
+  ['providerMessageId', 'provider_message_id', 'text'],
+  ['detail', 'detail', 'text'],
+  ['attempts', 'attempts', 'integer'],
+  ['nextAttemptAt', 'next_attempt_at', 'bigint'],
+  ['channel', 'channel', 'text'],
+  ['recipient', 'recipient', 'text'],
+] as const;
+
+/** Transitions per UPDATE: a few thousand bound values, well under either database's limit. */
+const UPDATE_CHUNK = 500;
+
+function configIdOf(t: Transition): number | null {
+  return t.configId === undefined ? t.message.configId : t.configId;
+}
+
+function shapeOf(t: Transition): string {
+  return `${t.to === 'processing' ? 'p' : 'l'}${OPTIONAL_COLUMNS.map(([field]) => (t[field] === undefined ? 0 : 1)).join('')}`;
+}
+
+/**
+ * One compare-and-set UPDATE … FROM (VALUES …) for transitions of one shape: each row moves only if it is still
+ * in the status the caller saw. Answers the moved ids with their template (a rollup dimension read from the row).
+ */
+async function updateChunk(trx: Db, chunk: readonly Transition[], now: number): Promise<Map<number, number | null>> {
+  const first = chunk[0]!;
+  const columns = OPTIONAL_COLUMNS.filter(([field]) => first[field] !== undefined);
+  const rows = chunk.map(
+    (t) =>
+      sql`(${sql.join([
+        sql`cast(${t.message.id} as bigint)`,
+        sql`cast(${t.message.status} as text)`,
+        sql`cast(${t.to} as text)`,
+        sql`cast(${configIdOf(t)} as bigint)`,
+        ...columns.map(([field, , type]) => sql`cast(${t[field] ?? null} as ${sql.raw(type)})`),
+      ])})`,
+  );
+  const names = ['id', 'from_status', 'to_status', 'config_id', ...columns.map(([, column]) => column)];
+  const sets = [
+    sql`status = v.to_status`,
+    sql`config_id = v.config_id`,
+    sql`updated_at = ${now}`,
+    ...columns.map(([, column]) => sql`${sql.raw(column)} = v.${sql.raw(column)}`),
+    // A message leaving processing gives its lease back.
+    ...(first.to === 'processing' ? [] : [sql`lease_until = null`, sql`lease_owner = null`]),
+  ];
+  const result = await sql<{ id: number; template_id: number | null }>`
+    with v (${sql.raw(names.join(', '))}) as (values ${sql.join(rows)})
+    update messages set ${sql.join(sets)}
+    from v
+    where messages.id = v.id and messages.status = v.from_status
+    returning messages.id, messages.template_id`.execute(trx);
+  return new Map(result.rows.map((row) => [Number(row.id), row.template_id === null ? null : Number(row.template_id)]));
+}
+
 /**
  * Applies the transitions that are still valid and answers the ids that moved. A transition the
- * status rules forbid, or whose message has moved on meanwhile, is skipped.
+ * status rules forbid, or whose message has moved on meanwhile, is skipped. Rows are written a chunk
+ * per statement, with the history, the webhook outbox and the rollup delta, all in one transaction.
  */
 export async function applyTransitions(db: Db, transitions: readonly Transition[], now = Date.now()): Promise<Set<number>> {
   const moved = new Set<number>();
-  const valid = transitions.filter((t) => canMove(t.message.status, t.to));
-  if (valid.length === 0) return moved;
+  // One transition per message: a second one would have failed its compare-and-set after the first.
+  const seen = new Set<number>();
+  const shapes = new Map<string, Transition[]>();
+  for (const t of transitions) {
+    if (seen.has(t.message.id) || !canMove(t.message.status, t.to)) continue;
+    seen.add(t.message.id);
+    const shape = shapeOf(t);
+    const group = shapes.get(shape);
+    if (group) group.push(t);
+    else shapes.set(shape, [t]);
+  }
+  if (seen.size === 0) return moved;
   await db.transaction().execute(async (trx) => {
     const deltas = new Map<RollupKey, number>();
     const events: {
@@ -118,40 +189,29 @@ export async function applyTransitions(db: Db, transitions: readonly Transition[
       detail: string | null;
       at: number;
     }[] = [];
-    for (const t of valid) {
-      const configId = t.configId === undefined ? t.message.configId : t.configId;
-      const leaving = t.to !== 'processing';
-      const result = await trx
-        .updateTable('messages')
-        .set({
-          status: t.to,
-          config_id: configId,
-          updated_at: now,
-          ...(t.providerMessageId !== undefined ? { provider_message_id: t.providerMessageId } : {}),
-          ...(t.detail !== undefined ? { detail: t.detail } : {}),
-          ...(t.attempts !== undefined ? { attempts: t.attempts } : {}),
-          ...(t.nextAttemptAt !== undefined ? { next_attempt_at: t.nextAttemptAt } : {}),
-          ...(leaving ? { lease_until: null, lease_owner: null } : {}),
-        })
-        .where('id', '=', t.message.id)
-        .where('status', '=', t.message.status)
-        .returning('template_id')
-        .executeTakeFirst();
-      if (!result) continue;
-      moved.add(t.message.id);
-      const counted = { ...t.message, templateId: result.template_id === null ? null : Number(result.template_id) };
-      countInto(deltas, counted, t.message.configId, t.message.status, -1);
-      countInto(deltas, counted, configId, t.to, +1);
-      // Lease bookkeeping (processing and back) is not history a user needs to read.
-      if (t.to !== 'processing' && !(t.message.status === 'processing' && t.to === 'unsent')) {
-        events.push({
-          message_id: t.message.id,
-          account_id: t.message.accountId,
-          status: t.to,
-          config_id: configId,
-          detail: t.detail ?? null,
-          at: now,
-        });
+    for (const group of shapes.values()) {
+      for (let i = 0; i < group.length; i += UPDATE_CHUNK) {
+        const chunk = group.slice(i, i + UPDATE_CHUNK);
+        const updated = await updateChunk(trx, chunk, now);
+        for (const t of chunk) {
+          if (!updated.has(t.message.id)) continue;
+          moved.add(t.message.id);
+          const configId = configIdOf(t);
+          const counted = { ...t.message, templateId: updated.get(t.message.id) ?? null };
+          countInto(deltas, counted, t.message.configId, t.message.status, -1);
+          countInto(deltas, t.channel === undefined ? counted : { ...counted, channel: t.channel }, configId, t.to, +1);
+          // Lease bookkeeping (processing and back) is not history a user needs to read.
+          if (t.to !== 'processing' && !(t.message.status === 'processing' && t.to === 'unsent')) {
+            events.push({
+              message_id: t.message.id,
+              account_id: t.message.accountId,
+              status: t.to,
+              config_id: configId,
+              detail: t.detail ?? null,
+              at: now,
+            });
+          }
+        }
       }
     }
     // Before the history insert: the outbox reads each message's previous visible status from it.

@@ -10,6 +10,7 @@ import { sending } from './0007_sending.js';
 import { api } from './0008_api.js';
 import { statistics } from './0009_statistics.js';
 import { settings } from './0010_settings.js';
+import { campaignFallback } from './0011_campaign_fallback.js';
 
 export const migrations: Record<string, PortableMigration> = {
   '0001_accounts': accounts,
@@ -22,4 +23,5 @@ export const migrations: Record<string, PortableMigration> = {
   '0008_api': api,
   '0009_statistics': statistics,
   '0010_settings': settings,
+  '0011_campaign_fallback': campaignFallback,
 };
