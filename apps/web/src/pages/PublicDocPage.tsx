@@ -1,10 +1,14 @@
 /** /doc: the API and SDK documentation for visitors who are not signed in. */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Button, Flex, Layout, Segmented, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { LanguageSelect } from '../layout/LanguageSelect';
 import Documentation, { type DocumentationPart } from '../sections/documentation/Documentation';
 import { useSession } from '../session/useSession';
+
+// Public pages sit outside the console's query client, so this page brings its own for the OpenAPI document.
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 
 export default function PublicDocPage() {
   const { t } = useTranslation('pages');
@@ -52,7 +56,9 @@ export default function PublicDocPage() {
         </Flex>
       </Flex>
       <Layout.Content style={{ padding: 16, maxWidth: 1100, width: '100%', margin: '0 auto' }}>
-        <Documentation focus={focus} />
+        <QueryClientProvider client={queryClient}>
+          <Documentation focus={focus} />
+        </QueryClientProvider>
       </Layout.Content>
     </Layout>
   );

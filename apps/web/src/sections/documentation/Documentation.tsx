@@ -1,49 +1,32 @@
-/** API and SDK documentation on one page; `focus` scrolls to the part the route names. */
-import { ApiOutlined, CodeOutlined } from '@ant-design/icons';
-import { Button, Flex } from 'antd';
+/** API and SDK documentation on one page (spec: /documentation, "api and sdk, both on one page"); `focus` scrolls to a part. */
+import { useQuery } from '@tanstack/react-query';
+import { Flex } from 'antd';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../ui/EmptyState';
-import { textList } from '../../ui/textList';
+import { ApiReference } from './ApiReference';
+import { openApiQuery } from './openapi';
+import { SdkGuide } from './SdkGuide';
 
 export type DocumentationPart = 'api' | 'sdk';
 
-const OPENAPI_URL = '/api/openapi.json';
-
 export default function Documentation({ focus = 'api' }: { focus?: DocumentationPart }) {
-  const { t } = useTranslation('documentation');
   const parts = { api: useRef<HTMLDivElement>(null), sdk: useRef<HTMLDivElement>(null) };
   const target = parts[focus];
+  const query = useQuery(openApiQuery);
+  const loaded = query.isSuccess;
 
-  // Runs again whenever a kept-alive tab is shown, so the page opens at the part its route names.
+  // Runs again whenever a kept-alive tab is shown.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `loaded` re-runs it once the API reference above has loaded and pushed the SDK part down.
   useEffect(() => {
     target.current?.scrollIntoView({ block: 'start' });
-  }, [target]);
+  }, [target, loaded]);
 
   return (
-    <Flex vertical gap={16} data-testid="documentation">
+    <Flex vertical gap={16} data-testid="documentation" data-focus={focus}>
       <div ref={parts.api} style={{ scrollMarginTop: 120 }}>
-        <EmptyState
-          testId="documentation-api"
-          icon={<ApiOutlined />}
-          title={t('api.title')}
-          description={t('api.description')}
-          capabilities={textList(t, 'api.capabilities')}
-          actions={
-            <Button href={OPENAPI_URL} target="_blank" rel="noreferrer">
-              {t('api.openapi')}
-            </Button>
-          }
-        />
+        <ApiReference document={query.data} loading={query.isPending} error={query.error} onRetry={() => void query.refetch()} />
       </div>
       <div ref={parts.sdk} style={{ scrollMarginTop: 120 }}>
-        <EmptyState
-          testId="documentation-sdk"
-          icon={<CodeOutlined />}
-          title={t('sdk.title')}
-          description={t('sdk.description')}
-          capabilities={textList(t, 'sdk.capabilities')}
-        />
+        <SdkGuide />
       </div>
     </Flex>
   );
