@@ -13,6 +13,7 @@ import {
   normaliseTimeZone,
   unescapeFormula,
 } from '../fields.js';
+import { fastE164 } from './phone.js';
 
 export const CONTACT_FIELDS = ['email', 'phone', 'name', 'language', 'timeZone', 'status'] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
@@ -219,7 +220,7 @@ export function normaliseRecord(
   const email = normaliseEmail(emailText);
   if (email === INVALID) return failure('import.row.invalidEmail', emailText);
   const phoneText = cell(fields, mapping.phone);
-  const phone = normalisePhone(phoneText, defaultCountry);
+  const phone = fastE164(phoneText) ?? normalisePhone(phoneText, defaultCountry);
   if (phone === INVALID) return failure('import.row.invalidPhone', phoneText);
   if (email === null && phone === null) return { key: 'import.row.noContact', params: {} };
 

@@ -1,18 +1,19 @@
 /**
- * Reads an uploaded file as a stream of records: file → decoder (unless UTF-8) → csv-parse, with backpressure
- * all the way, so memory stays flat whatever the file's size. Each record carries the line it starts on.
+ * Reads an uploaded file as a stream of records: file → decoder → CSV tokenizer, pulled chunk by chunk, so memory
+ * stays flat whatever the file's size. Each record carries the line it starts on.
  */
 import { createReadStream } from 'node:fs';
-import { pipeline } from 'node:stream';
 import type { ErrorKey } from '@herald/shared';
-import { CsvError, parse } from 'csv-parse';
 import iconv from 'iconv-lite';
 import type { Encoding, Separator } from './detect.js';
+import { CsvTokenError, CsvTokenizer } from './tokenizer.js';
 
 /** Longest record accepted: a wrong separator or a stray quote swallowing the file stops here. */
 const MAX_RECORD_CHARS = 128 * 1024;
 /** A one-column file still needs a delimiter: two private-use characters no real file holds. */
 const NO_SEPARATOR = '\uE000\uF8FF';
+/** File bytes read at a time. */
+const CHUNK_BYTES = 256 * 1024;
 
 export interface ReadSettings {
   encoding: Encoding;
@@ -37,58 +38,92 @@ export class UnreadableFileError extends Error {
   }
 }
 
-export interface RecordReader {
-  records: AsyncGenerator<FileRecord>;
+export interface RecordBatches {
+  /** The records of each chunk of the file read; blank records are left out. */
+  batches: AsyncGenerator<FileRecord[]>;
   /** Bytes of the file read so far, for the progress estimate. */
   bytesRead(): number;
 }
 
-function unreadableFileError(error: unknown): unknown {
-  if (!(error instanceof CsvError)) return error;
-  const line = Number(error.lines ?? 0);
-  if (error.code === 'CSV_MAX_RECORD_SIZE')
-    return new UnreadableFileError('import.recordTooLong', { line, limit: MAX_RECORD_CHARS });
-  return new UnreadableFileError('import.unclosedQuote', { line });
+export interface RecordReader {
+  records: AsyncGenerator<FileRecord>;
+  bytesRead(): number;
 }
 
-export function openRecords(filePath: string, settings: ReadSettings): RecordReader {
-  const file = createReadStream(filePath);
-  const parser = parse({
-    delimiter: settings.separator ?? NO_SEPARATOR,
-    bom: true,
-    relax_quotes: true,
-    relax_column_count: true,
-    max_record_size: MAX_RECORD_CHARS,
-  });
-  const onError = () => {};
-  // pipeline destroys every stage when the consumer stops early; errors reach the consumer through the parser.
-  if (settings.encoding === 'utf-8') pipeline(file, parser, onError);
-  else pipeline(file, iconv.decodeStream(settings.encoding), parser, onError);
+function unreadableFileError(error: unknown): unknown {
+  if (!(error instanceof CsvTokenError)) return error;
+  if (error.code === 'CSV_MAX_RECORD_SIZE')
+    return new UnreadableFileError('import.recordTooLong', { line: error.lines, limit: MAX_RECORD_CHARS });
+  return new UnreadableFileError('import.unclosedQuote', { line: error.lines });
+}
 
-  async function* records(): AsyncGenerator<FileRecord> {
-    let nextLine = 1;
-    try {
-      for await (const fields of parser as AsyncIterable<string[]>) {
-        const line = nextLine;
-        let blank = true;
-        let unreadable = false;
-        for (const field of fields) {
-          for (let at = field.indexOf('\n'); at !== -1; at = field.indexOf('\n', at + 1)) nextLine++;
-          if (field.includes('\u0000')) throw new UnreadableFileError('import.binaryContent', { line });
-          if (field.includes('\uFFFD')) unreadable = true;
-          if (blank && field.trim() !== '') blank = false;
+interface TextDecoding {
+  write(chunk: Buffer): string;
+  end(): string;
+}
+
+/** UTF-8 keeps its byte order mark here: the tokenizer drops one at the start, as csv-parse does. */
+function decoderFor(encoding: Encoding): TextDecoding {
+  if (encoding === 'utf-8') {
+    const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+    return { write: (chunk) => decoder.decode(chunk, { stream: true }), end: () => decoder.decode() };
+  }
+  const decoder = iconv.getDecoder(encoding);
+  return { write: (chunk) => decoder.write(chunk), end: () => decoder.end() ?? '' };
+}
+
+export function openRecordBatches(filePath: string, settings: ReadSettings): RecordBatches {
+  const file = createReadStream(filePath, { highWaterMark: CHUNK_BYTES });
+  const decoder = decoderFor(settings.encoding);
+  const tokenizer = new CsvTokenizer(settings.separator ?? NO_SEPARATOR, MAX_RECORD_CHARS);
+  let nextLine = 1;
+  /** Set once the file breaks a rule; the records before the fault are handed out first. */
+  let failure: unknown = null;
+
+  const checked = (found: string[][]): FileRecord[] => {
+    const records: FileRecord[] = [];
+    for (const fields of found) {
+      const line = nextLine;
+      let blank = true;
+      let unreadable = false;
+      for (const field of fields) {
+        for (let at = field.indexOf('\n'); at !== -1; at = field.indexOf('\n', at + 1)) nextLine++;
+        if (field.includes('\u0000')) {
+          failure = new UnreadableFileError('import.binaryContent', { line });
+          return records;
         }
-        nextLine++;
-        if (!blank) yield { fields, line, unreadable };
+        if (field.includes('\uFFFD')) unreadable = true;
+        if (blank && field.trim() !== '') blank = false;
       }
-    } catch (error) {
-      throw unreadableFileError(error);
+      nextLine++;
+      if (!blank) records.push({ fields, line, unreadable });
+    }
+    if (tokenizer.failure) failure = unreadableFileError(tokenizer.failure);
+    return records;
+  };
+
+  async function* batches(): AsyncGenerator<FileRecord[]> {
+    try {
+      for await (const chunk of file as AsyncIterable<Buffer>) {
+        yield checked(tokenizer.push(decoder.write(chunk), false));
+        if (failure) throw failure;
+      }
+      yield checked(tokenizer.push(decoder.end(), true));
+      if (failure) throw failure;
     } finally {
-      parser.destroy();
+      file.destroy();
     }
   }
 
-  return { records: records(), bytesRead: () => file.bytesRead };
+  return { batches: batches(), bytesRead: () => file.bytesRead };
+}
+
+export function openRecords(filePath: string, settings: ReadSettings): RecordReader {
+  const reader = openRecordBatches(filePath, settings);
+  async function* records(): AsyncGenerator<FileRecord> {
+    for await (const batch of reader.batches) yield* batch;
+  }
+  return { records: records(), bytesRead: reader.bytesRead };
 }
 
 /** The first records of a file, for the preview. */
