@@ -24,6 +24,8 @@ const Account = lazy(() => import('../sections/settings/Account'));
 const Reports = lazy(() => import('../sections/statistics/Reports'));
 const MessageLog = lazy(() => import('../sections/statistics/MessageLog'));
 const Documentation = lazy(() => import('../sections/documentation/Documentation'));
+const ApiKeys = lazy(() => import('../sections/integration/ApiKeys'));
+const Webhooks = lazy(() => import('../sections/integration/Webhooks'));
 const FeedbackInbox = lazy(() => import('../sections/admin/FeedbackInbox'));
 const SystemOutbox = lazy(() => import('../sections/admin/SystemOutbox'));
 
@@ -40,6 +42,8 @@ export type RouteIcon =
   | 'dashboard'
   | 'fileText'
   | 'form'
+  | 'key'
+  | 'link'
   | 'list'
   | 'mail'
   | 'message'
@@ -196,6 +200,17 @@ const TABLE: RouteEntry[] = [
     children: [
       { path: 'notifications', title: 'router:notifications', icon: 'bell', element: <Notifications /> },
       { path: 'account', title: 'router:account', icon: 'user', element: <Account /> },
+    ],
+  },
+  {
+    path: '/integration',
+    title: 'router:integration',
+    icon: 'link',
+    roles: API,
+    redirect: 'keys',
+    children: [
+      { path: 'keys', title: 'router:apiKeys', icon: 'key', element: <ApiKeys /> },
+      { path: 'webhooks', title: 'router:webhooks', icon: 'send', element: <Webhooks /> },
     ],
   },
   {

@@ -1,0 +1,275 @@
+/**
+ * The account's status webhook: where events go, which messages they cover, the signing secret (shown
+ * once), a test event, and the log of every delivery with its attempts.
+ */
+import { ReloadOutlined, SendOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  App,
+  Button,
+  Card,
+  Flex,
+  Form,
+  Input,
+  Popconfirm,
+  Radio,
+  Segmented,
+  Space,
+  Switch,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatTime } from '../../utils/date';
+import { showSubmitError } from '../configs/formErrors';
+import {
+  DELIVERIES_KEY,
+  type Delivery,
+  type DeliveryState,
+  deliveriesQuery,
+  WEBHOOK_KEY,
+  type WebhookBody,
+  webhookQuery,
+  webhooksApi,
+} from './api';
+import { SecretReveal } from './SecretReveal';
+
+const STATE_COLORS: Record<DeliveryState, string> = { pending: 'gold', delivered: 'green', failed: 'red' };
+
+function DeliveryLog() {
+  const { t } = useTranslation('integration');
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(20);
+  const [state, setState] = useState<DeliveryState>();
+  const log = useQuery(deliveriesQuery(page, size, state));
+
+  const columns: ColumnsType<Delivery> = [
+    { key: 'at', title: t('log.columns.at'), width: 180, render: (_, d) => formatTime(d.at) },
+    {
+      key: 'event',
+      title: t('log.columns.event'),
+      render: (_, d) =>
+        d.type === 'message.status' ? (
+          <Space size={4} wrap>
+            <Typography.Text>{t('log.message', { id: d.messageId })}</Typography.Text>
+            <Tag>{t(`statuses.${d.previousStatus}`)}</Tag>→<Tag color="blue">{t(`statuses.${d.status}`)}</Tag>
+          </Space>
+        ) : (
+          <Typography.Text>{t('log.testEvent')}</Typography.Text>
+        ),
+    },
+    {
+      key: 'state',
+      title: t('log.columns.state'),
+      render: (_, d) => (
+        <Tag color={STATE_COLORS[d.state]} data-testid={`delivery-state-${d.id}`}>
+          {t(`log.states.${d.state}`)}
+        </Tag>
+      ),
+    },
+    { key: 'attempts', title: t('log.columns.attempts'), align: 'right', render: (_, d) => d.attempts },
+    {
+      key: 'answer',
+      title: t('log.columns.answer'),
+      render: (_, d) =>
+        d.lastError ? (
+          <Typography.Text type="danger">{d.lastError}</Typography.Text>
+        ) : d.responseCode !== null ? (
+          <Typography.Text>HTTP {d.responseCode}</Typography.Text>
+        ) : null,
+    },
+    {
+      key: 'next',
+      title: t('log.columns.next'),
+      render: (_, d) => (d.nextAttemptAt !== null && d.attempts > 0 ? formatTime(d.nextAttemptAt) : null),
+    },
+  ];
+
+  return (
+    <Card
+      variant="borderless"
+      data-testid="webhook-log"
+      title={t('log.title')}
+      extra={
+        <Space>
+          <Segmented<DeliveryState | 'all'>
+            value={state ?? 'all'}
+            onChange={(value) => {
+              setState(value === 'all' ? undefined : value);
+              setPage(1);
+            }}
+            options={(['all', 'pending', 'delivered', 'failed'] as const).map((value) => ({
+              value,
+              label: value === 'all' ? t('log.all') : t(`log.states.${value}`),
+            }))}
+          />
+          <Tooltip title={t('actions.refresh')}>
+            <Button icon={<ReloadOutlined />} aria-label={t('actions.refresh')} onClick={() => void log.refetch()} />
+          </Tooltip>
+        </Space>
+      }
+    >
+      <Table<Delivery>
+        rowKey="id"
+        columns={columns}
+        dataSource={log.data?.items ?? []}
+        loading={log.isPending}
+        scroll={{ x: 900 }}
+        locale={{ emptyText: t('log.empty') }}
+        onRow={(d) => ({ 'data-testid': `delivery-row-${d.id}` }) as object}
+        pagination={{
+          current: page,
+          pageSize: size,
+          total: log.data?.total ?? 0,
+          showSizeChanger: true,
+          onChange: (nextPage, nextSize) => {
+            setPage(nextSize === size ? nextPage : 1);
+            setSize(nextSize);
+          },
+        }}
+      />
+    </Card>
+  );
+}
+
+export default function Webhooks() {
+  const { t } = useTranslation('integration');
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const webhook = useQuery(webhookQuery);
+  const [form] = Form.useForm<WebhookBody>();
+  const [saving, setSaving] = useState(false);
+  const [testing, setTesting] = useState(false);
+  const [shownSecret, setShownSecret] = useState<string>();
+
+  useEffect(() => {
+    if (webhook.data)
+      form.setFieldsValue({
+        url: webhook.data.url ?? '',
+        enabled: webhook.data.url === null || webhook.data.enabled,
+        events: webhook.data.events,
+      });
+  }, [webhook.data, form]);
+
+  const configured = Boolean(webhook.data?.url);
+
+  const save = async () => {
+    let values: WebhookBody;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    setSaving(true);
+    try {
+      const saved = await webhooksApi.save({ ...values, url: values.url.trim() });
+      message.success(t('webhook.saved'));
+      if (saved.secret) setShownSecret(saved.secret);
+      await queryClient.invalidateQueries({ queryKey: WEBHOOK_KEY });
+    } catch (error) {
+      showSubmitError(form, error);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const rotate = () =>
+    webhooksApi
+      .rotateSecret()
+      .then((answer) => setShownSecret(answer.secret))
+      .catch(() => undefined);
+
+  const sendTest = async () => {
+    setTesting(true);
+    try {
+      const delivery = await webhooksApi.sendTest();
+      if (delivery.state === 'delivered') message.success(t('webhook.testDelivered', { code: delivery.responseCode }));
+      else message.error(t('webhook.testFailed', { error: delivery.lastError ?? '' }));
+      await queryClient.invalidateQueries({ queryKey: DELIVERIES_KEY });
+    } catch {
+      // Already reported by the HTTP client.
+    } finally {
+      setTesting(false);
+    }
+  };
+
+  return (
+    <Flex vertical gap={16}>
+      <Card variant="borderless" data-testid="webhook-settings">
+        <Typography.Title level={4} style={{ marginTop: 0 }}>
+          {t('webhook.title')}
+        </Typography.Title>
+        <Typography.Paragraph type="secondary">{t('webhook.subtitle')}</Typography.Paragraph>
+        <Form form={form} layout="vertical" style={{ maxWidth: 720 }} initialValues={{ enabled: true, events: 'api' }}>
+          <Form.Item
+            name="url"
+            label={t('webhook.url')}
+            extra={t('webhook.urlHelp')}
+            rules={[
+              { required: true, whitespace: true, message: t('errors:validation.mandatory') },
+              { type: 'url', message: t('errors:validation.invalidUrl') },
+            ]}
+          >
+            <Input data-testid="webhook-url" placeholder="https://example.com/hooks/herald" maxLength={2000} autoComplete="off" />
+          </Form.Item>
+          <Form.Item name="events" label={t('webhook.events')}>
+            <Radio.Group>
+              <Radio value="api" data-testid="webhook-events-api">
+                {t('webhook.eventsApi')}
+              </Radio>
+              <Radio value="all" data-testid="webhook-events-all">
+                {t('webhook.eventsAll')}
+              </Radio>
+            </Radio.Group>
+          </Form.Item>
+          <Form.Item name="enabled" label={t('webhook.enabled')} valuePropName="checked">
+            <Switch data-testid="webhook-enabled" />
+          </Form.Item>
+          <Space wrap>
+            <Button type="primary" loading={saving} data-testid="webhook-save" onClick={save}>
+              {t('actions.save')}
+            </Button>
+            <Button
+              icon={<SendOutlined />}
+              disabled={!configured}
+              loading={testing}
+              data-testid="webhook-test"
+              onClick={sendTest}
+            >
+              {t('webhook.sendTest')}
+            </Button>
+            <Popconfirm
+              title={t('webhook.rotateTitle')}
+              description={t('webhook.rotateText')}
+              okText={t('webhook.rotate')}
+              cancelText={t('actions.cancel')}
+              onConfirm={rotate}
+              disabled={!configured}
+            >
+              <Button disabled={!configured} data-testid="webhook-rotate">
+                {t('webhook.rotate')}
+              </Button>
+            </Popconfirm>
+          </Space>
+        </Form>
+        <Typography.Paragraph type="secondary" style={{ marginTop: 24, marginBottom: 0 }}>
+          {t('webhook.signatureHelp')}
+        </Typography.Paragraph>
+        <Typography.Paragraph code style={{ marginBottom: 0 }}>
+          X-Herald-Signature: t=1732450000,v1=HMAC_SHA256(secret, t + "." + body)
+        </Typography.Paragraph>
+      </Card>
+      <DeliveryLog />
+      <SecretReveal
+        title={t('webhook.secretTitle')}
+        secret={shownSecret}
+        testId="webhook-secret"
+        onClose={() => setShownSecret(undefined)}
+      />
+    </Flex>
+  );
+}
