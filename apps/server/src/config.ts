@@ -10,8 +10,8 @@ export interface OidcConfig {
   /** Unset for a public client (PKCE alone). */
   clientSecret: string | undefined;
   scopes: string;
-  /** Text of the login page's button. */
-  label: string;
+  /** The provider's name on the login page's button; unset shows a generic "single sign-on". */
+  label: string | undefined;
 }
 
 export interface Config {
@@ -79,7 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             clientId: env.OIDC_CLIENT_ID,
             clientSecret: env.OIDC_CLIENT_SECRET || undefined,
             scopes: env.OIDC_SCOPES || 'openid email profile',
-            label: env.OIDC_LABEL || 'Single sign-on',
+            label: env.OIDC_LABEL || undefined,
           }
         : undefined,
   };

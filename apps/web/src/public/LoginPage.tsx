@@ -1,10 +1,10 @@
 /** /login: username and password; on success the user info is loaded and the redirect target opens. */
 import { checkUsername, type RuleFailure } from '@herald/shared';
-import { Button, Flex, Input, theme } from 'antd';
+import { Button, Divider, Flex, Input, theme } from 'antd';
 import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { ApiError, reportError } from '../api/http';
+import { ApiError, http, reportError } from '../api/http';
 import { loadUser, login } from '../session/session';
 import { useSession } from '../session/useSession';
 import { PublicLayout } from './PublicLayout';
@@ -48,6 +48,29 @@ function Field({ id, label, error, children }: { id: string; label: string; erro
         </div>
       )}
     </div>
+  );
+}
+
+/** Offered only when the server has an OpenID Connect provider configured. */
+function SingleSignOn({ redirect }: { redirect: string }) {
+  const { t } = useTranslation('public');
+  const [sso, setSso] = useState<{ enabled: boolean; label: string | null }>();
+
+  useEffect(() => {
+    // Without an answer the page simply offers the password form alone.
+    http
+      .get<{ enabled: boolean; label: string | null }>('/sso/config', undefined, { silent: true })
+      .then(setSso, () => undefined);
+  }, []);
+
+  if (!sso?.enabled) return null;
+  return (
+    <>
+      <Divider plain>{t('login.or')}</Divider>
+      <Button data-testid="login-sso" block href={`/api/sso/start?redirect=${encodeURIComponent(redirect)}`}>
+        {sso.label ? t('login.ssoNamed', { name: sso.label }) : t('login.sso')}
+      </Button>
+    </>
   );
 }
 
@@ -144,6 +167,7 @@ export default function LoginPage() {
           {t('login.submit')}
         </Button>
       </form>
+      <SingleSignOn redirect={redirectTarget(params)} />
       <Flex justify="space-between" style={{ marginTop: 16 }}>
         <Link to="/signup" data-testid="login-to-signup">
           {t('login.toSignup')}
