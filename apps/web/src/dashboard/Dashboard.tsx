@@ -1,7 +1,8 @@
-/** Dashboard: server status, account tiles with honest zeros, and where to start. */
+/** Dashboard: server status, messages and delivery over 7 days, campaigns, configs and balances, and where to start. */
 import {
   ApiOutlined,
   CheckCircleFilled,
+  CheckCircleOutlined,
   CloudServerOutlined,
   MailOutlined,
   MessageOutlined,
@@ -9,14 +10,16 @@ import {
   SendOutlined,
 } from '@ant-design/icons';
 import { hasAnyRole } from '@herald/shared';
-import { Badge, Card, Col, Flex, Row, Steps, Typography, theme } from 'antd';
-import type { ReactNode } from 'react';
+import { Badge, Card, Col, Empty, Flex, List, Row, Steps, Tooltip, Typography, theme } from 'antd';
+import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useServerHealth } from '../layout/useServerHealth';
 import { useSession } from '../session/useSession';
+import { LazyChart } from '../ui/LazyChart';
 import { formatTime } from '../utils/date';
 import { useConfigCounts } from './useConfigCounts';
+import { type DashboardFigures, useDashboardFigures, useFirstBalances } from './useDashboardFigures';
 
 interface TileProps {
   testId: string;
@@ -53,11 +56,96 @@ function Hint({ to, children }: { to: string; children: ReactNode }) {
   );
 }
 
+function percent(value: number | null | undefined, language: string): string {
+  return value === null || value === undefined
+    ? '—'
+    : new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 }).format(value);
+}
+
+/** Messages per day over the last 7 days, per channel, with how many reached their recipient. */
+function WeekChart({ figures }: { figures: DashboardFigures }) {
+  const { t, i18n } = useTranslation('dashboard');
+  const { token } = theme.useToken();
+  const option = useMemo(() => {
+    const number = new Intl.NumberFormat(i18n.language);
+    const axisText = { color: token.colorTextSecondary };
+    return {
+      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: unknown) => number.format(Number(v)) },
+      legend: { bottom: 0, icon: 'circle', itemWidth: 8, itemHeight: 8, textStyle: { color: token.colorTextSecondary } },
+      grid: { left: 8, right: 8, top: 16, bottom: 36, containLabel: true },
+      xAxis: { type: 'category', data: figures.days.map((day) => day.date.slice(5)), axisLabel: axisText },
+      yAxis: { type: 'value', minInterval: 1, axisLabel: axisText },
+      series: [
+        {
+          name: t('chart.email'),
+          type: 'bar',
+          stack: 'sent',
+          barMaxWidth: 36,
+          itemStyle: { color: '#1677ff' },
+          data: figures.days.map((day) => day.email),
+        },
+        {
+          name: t('chart.sms'),
+          type: 'bar',
+          stack: 'sent',
+          barMaxWidth: 36,
+          itemStyle: { color: '#722ed1' },
+          data: figures.days.map((day) => day.sms),
+        },
+        {
+          name: t('chart.reached'),
+          type: 'line',
+          symbolSize: 6,
+          itemStyle: { color: '#52c41a' },
+          data: figures.days.map((day) => day.reached),
+        },
+      ],
+    };
+  }, [figures, t, i18n.language, token]);
+  return <LazyChart option={option} testId="dashboard-chart-canvas" height={260} />;
+}
+
+function Balances() {
+  const { t, i18n } = useTranslation('dashboard');
+  const { entries, loading } = useFirstBalances();
+  return (
+    <Card title={t('balances.title', { n: 5 })} data-testid="dashboard-balances" loading={loading} style={{ height: '100%' }}>
+      {entries.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={<Link to="/configs/providers">{t('configs.hintEmpty')}</Link>} />
+      ) : (
+        <List
+          size="small"
+          dataSource={entries}
+          renderItem={({ config, balance }) => (
+            <List.Item data-testid="dashboard-balance">
+              <Typography.Text ellipsis style={{ maxWidth: '60%' }}>
+                {config.category === 'SMS' ? <MessageOutlined /> : <MailOutlined />} {config.name}
+              </Typography.Text>
+              {balance?.balance !== null && balance?.balance !== undefined ? (
+                <span style={{ fontVariantNumeric: 'tabular-nums' }}>
+                  {new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 }).format(balance.balance)}{' '}
+                  {balance.currency ?? ''}
+                </span>
+              ) : (
+                <Tooltip title={balance?.error ?? t('balances.unknownHint')}>
+                  <Typography.Text type="secondary">{t('balances.unknown')}</Typography.Text>
+                </Tooltip>
+              )}
+            </List.Item>
+          )}
+        />
+      )}
+    </Card>
+  );
+}
+
 export default function Dashboard() {
-  const { t } = useTranslation('dashboard');
+  const { t, i18n } = useTranslation('dashboard');
   const { user, roles } = useSession();
   const health = useServerHealth();
   const { counts, loading } = useConfigCounts();
+  const figures = useDashboardFigures();
+  const number = new Intl.NumberFormat(i18n.language);
   const site = hasAnyRole(roles, ['site', 'admin']);
   const configTotal = counts.EMAIL + counts.SMS;
 
@@ -91,7 +179,7 @@ export default function Dashboard() {
         <Typography.Text type="secondary">{t(`profile.${user?.profile ?? 'site'}`)}</Typography.Text>
       </div>
       <Row gutter={[16, 16]}>
-        <Col xs={24} sm={12} xl={6}>
+        <Col flex="1 1 240px">
           <Tile
             testId="dashboard-server-status"
             title={t('server.title')}
@@ -106,7 +194,7 @@ export default function Dashboard() {
             }
           />
         </Col>
-        <Col xs={24} sm={12} xl={6}>
+        <Col flex="1 1 240px">
           <Tile
             testId="dashboard-configs"
             title={t('configs.title')}
@@ -131,12 +219,20 @@ export default function Dashboard() {
             hint={<Hint to="/configs/providers">{t(configTotal === 0 ? 'configs.hintEmpty' : 'configs.hint')}</Hint>}
           />
         </Col>
-        <Col xs={24} sm={12} xl={6}>
+        <Col flex="1 1 240px">
           <Tile
             testId="dashboard-campaigns"
             title={t('campaigns.title')}
             icon={<SendOutlined />}
-            value={0}
+            loading={figures.isPending}
+            value={
+              <span>
+                {number.format(figures.data?.runningCampaigns ?? 0)}{' '}
+                <Typography.Text type="secondary" style={{ fontSize: 14, fontWeight: 400 }}>
+                  {t('campaigns.running')}
+                </Typography.Text>
+              </span>
+            }
             hint={
               site ? (
                 <Hint to="/mass-mail/campaigns/create">{t('campaigns.hint')}</Hint>
@@ -146,20 +242,42 @@ export default function Dashboard() {
             }
           />
         </Col>
-        <Col xs={24} sm={12} xl={6}>
+        <Col flex="1 1 240px">
           <Tile
             testId="dashboard-messages-today"
             title={t('messages.title')}
             icon={<MailOutlined />}
-            value={0}
+            loading={figures.isPending}
+            value={number.format(figures.data?.today ?? 0)}
             hint={
-              site ? (
-                <Hint to="/mass-mail/contacts">{t('messages.hint')}</Hint>
-              ) : (
-                <Hint to="/documentation/api">{t('messages.hintApi')}</Hint>
-              )
+              <Flex justify="space-between" gap={8} wrap>
+                <Typography.Text type="secondary" data-testid="dashboard-messages-week">
+                  {t('messages.week', { n: number.format(figures.data?.week ?? 0) })}
+                </Typography.Text>
+                <Hint to="/statistics/email/reports">{t('messages.hint')}</Hint>
+              </Flex>
             }
           />
+        </Col>
+        <Col flex="1 1 240px">
+          <Tile
+            testId="dashboard-delivery"
+            title={t('delivery.title')}
+            icon={<CheckCircleOutlined />}
+            loading={figures.isPending}
+            value={percent(figures.data?.deliveryRate, i18n.language)}
+            hint={<Typography.Text type="secondary">{t('delivery.hint')}</Typography.Text>}
+          />
+        </Col>
+      </Row>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={16}>
+          <Card title={t('chart.title')} data-testid="dashboard-chart" style={{ height: '100%' }}>
+            {figures.data ? <WeekChart figures={figures.data} /> : <div style={{ height: 260 }} />}
+          </Card>
+        </Col>
+        <Col xs={24} xl={8}>
+          <Balances />
         </Col>
       </Row>
       <Card title={t('start.title')} data-testid="dashboard-start">

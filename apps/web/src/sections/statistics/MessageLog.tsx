@@ -1,28 +1,282 @@
-/** Message log for one channel; the route says which. */
-import { TableOutlined } from '@ant-design/icons';
-import { Button } from 'antd';
+/** Message log of one channel (the route says which): filtered, paged by the server, with each message's history in a drawer. */
+import { BarChartOutlined } from '@ant-design/icons';
+import {
+  DEFAULT_PAGE,
+  DEFAULT_PAGE_SIZE,
+  LOG_COUNT_CAP,
+  MAX_REPORT_DAYS,
+  MESSAGE_STATUSES,
+  type MessageStatus,
+} from '@herald/shared';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Button,
+  Card,
+  DatePicker,
+  Descriptions,
+  Drawer,
+  Flex,
+  Input,
+  Result,
+  Select,
+  Skeleton,
+  Table,
+  Timeline,
+  Tooltip,
+  Typography,
+} from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import type { Dayjs } from 'dayjs';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { EmptyState } from '../../ui/EmptyState';
-import { textList } from '../../ui/textList';
+import { formatTime } from '../../utils/date';
+import { STATUS_COLORS, StatusTag } from '../mass-mail/campaigns/labels';
+import { campaignsQuery, configsQuery, type LogEntry, type LogFilter, logQuery, messageQuery } from './api';
 import type { StatisticsChannel } from './channel';
 
-export default function MessageLog({ channel }: { channel: StatisticsChannel }) {
-  const { t } = useTranslation('statistics');
-  const navigate = useNavigate();
-  const options = { channel: t(`channel.${channel}`) };
+const TIME_PATTERN = 'YYYY-MM-DD HH:mm:ss';
+const DATE = 'YYYY-MM-DD';
+const CATEGORY: Record<StatisticsChannel, string> = { email: 'EMAIL', sms: 'SMS' };
+
+function Dash() {
+  return <Typography.Text type="secondary">—</Typography.Text>;
+}
+
+function Time({ value }: { value: number }) {
+  return <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatTime(value, TIME_PATTERN)}</span>;
+}
+
+function MessageDrawer({ channel, id, onClose }: { channel: StatisticsChannel; id: number | undefined; onClose: () => void }) {
+  const { t } = useTranslation(['statistics', 'campaigns']);
+  const message = useQuery(messageQuery(channel, id));
+  const data = message.data;
   return (
-    <EmptyState
-      testId={`log-${channel}-empty`}
-      icon={<TableOutlined />}
-      title={t('log.title', options)}
-      description={t('log.description', options)}
-      capabilities={textList(t, 'log.capabilities', options)}
-      actions={
-        <Button type="primary" onClick={() => navigate(`/statistics/${channel}/reports`)}>
+    <Drawer open={id !== undefined} onClose={onClose} size={520} title={t('log.drawer.title', { id: id ?? '' })} destroyOnHidden>
+      {message.isError ? (
+        <Result status="404" title={t('log.drawer.missing')} />
+      ) : !data ? (
+        <Skeleton active />
+      ) : (
+        <Flex vertical gap={24} data-testid="log-drawer">
+          <Descriptions column={1} size="small" bordered>
+            <Descriptions.Item label={t('log.columns.status')}>
+              <StatusTag status={data.status} />
+            </Descriptions.Item>
+            <Descriptions.Item label={t('log.columns.recipient')}>{data.recipient}</Descriptions.Item>
+            <Descriptions.Item label={t('log.columns.template')}>{data.template ?? <Dash />}</Descriptions.Item>
+            <Descriptions.Item label={t('log.columns.campaign')}>{data.campaign ?? t('log.api')}</Descriptions.Item>
+            <Descriptions.Item label={t('log.columns.config')}>{data.providerConfig ?? <Dash />}</Descriptions.Item>
+            <Descriptions.Item label={t('log.columns.providerMessage')}>{data.providerMessage ?? <Dash />}</Descriptions.Item>
+            <Descriptions.Item label={t('log.drawer.providerMessageId')}>
+              {data.providerMessageId ? <Typography.Text copyable>{data.providerMessageId}</Typography.Text> : <Dash />}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('log.columns.retries')}>{data.retries}</Descriptions.Item>
+            <Descriptions.Item label={t('log.columns.locale')}>{data.locale ?? <Dash />}</Descriptions.Item>
+            <Descriptions.Item label={t('log.drawer.created')}>
+              <Time value={data.createdAt} />
+            </Descriptions.Item>
+          </Descriptions>
+          <div>
+            <Typography.Title level={5}>{t('log.drawer.history')}</Typography.Title>
+            <Timeline
+              data-testid="log-history"
+              items={data.history.map((entry, index) => ({
+                key: index,
+                color: STATUS_COLORS[entry.status] ?? 'gray',
+                content: (
+                  <Flex vertical gap={2} data-testid="log-history-entry" data-status={entry.status}>
+                    <Flex gap={8} align="center" wrap>
+                      <StatusTag status={entry.status} />
+                      <Typography.Text type="secondary">
+                        <Time value={entry.at} />
+                      </Typography.Text>
+                    </Flex>
+                    {entry.providerConfig && <Typography.Text type="secondary">{entry.providerConfig}</Typography.Text>}
+                    {entry.detail && <Typography.Text>{entry.detail}</Typography.Text>}
+                  </Flex>
+                ),
+              }))}
+            />
+          </div>
+        </Flex>
+      )}
+    </Drawer>
+  );
+}
+
+export default function MessageLog({ channel }: { channel: StatisticsChannel }) {
+  const { t, i18n } = useTranslation(['statistics', 'campaigns']);
+  const navigate = useNavigate();
+  const [status, setStatus] = useState<MessageStatus>();
+  const [recipient, setRecipient] = useState('');
+  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(null);
+  const [configId, setConfigId] = useState<number>();
+  const [campaignId, setCampaignId] = useState<number>();
+  const [page, setPage] = useState(DEFAULT_PAGE);
+  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  const [open, setOpen] = useState<number>();
+  const filter: LogFilter = {
+    page,
+    size,
+    ...(status ? { status } : {}),
+    ...(recipient ? { recipient } : {}),
+    ...(range ? { dateRange: [range[0].format(DATE), range[1].format(DATE)] as [string, string] } : {}),
+    ...(configId !== undefined ? { configId } : {}),
+    ...(campaignId !== undefined ? { campaignId } : {}),
+  };
+  const log = useQuery(logQuery(channel, filter));
+  const configs = useQuery(configsQuery);
+  const campaigns = useQuery(campaignsQuery);
+  const number = new Intl.NumberFormat(i18n.language);
+  const total = log.data?.total ?? 0;
+  const filtered = Object.keys(filter).length > 2;
+  const firstPage =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPage(DEFAULT_PAGE);
+    };
+
+  const columns: ColumnsType<LogEntry> = [
+    { key: 'status', title: t('log.columns.status'), width: 170, render: (_, entry) => <StatusTag status={entry.status} /> },
+    { key: 'time', title: t('log.columns.time'), width: 170, render: (_, entry) => <Time value={entry.time} /> },
+    {
+      key: 'recipient',
+      title: t('log.columns.recipient'),
+      width: 240,
+      ellipsis: { showTitle: false },
+      render: (_, entry) => (
+        <Tooltip title={entry.recipient} placement="topLeft">
+          <span>{entry.recipient}</span>
+        </Tooltip>
+      ),
+    },
+    {
+      key: 'template',
+      title: t('log.columns.template'),
+      width: 160,
+      ellipsis: true,
+      render: (_, entry) => entry.template ?? <Dash />,
+    },
+    {
+      key: 'config',
+      title: t('log.columns.config'),
+      width: 160,
+      ellipsis: true,
+      render: (_, entry) => entry.providerConfig ?? <Dash />,
+    },
+    {
+      key: 'providerMessage',
+      title: t('log.columns.providerMessage'),
+      ellipsis: { showTitle: false },
+      render: (_, entry) =>
+        entry.providerMessage ? (
+          <Tooltip title={entry.providerMessage} placement="topLeft">
+            <span>{entry.providerMessage}</span>
+          </Tooltip>
+        ) : (
+          <Dash />
+        ),
+    },
+    {
+      key: 'retries',
+      title: t('log.columns.retries'),
+      align: 'right',
+      width: 90,
+      render: (_, entry) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{entry.retries}</span>,
+    },
+    { key: 'locale', title: t('log.columns.locale'), width: 80, render: (_, entry) => entry.locale ?? <Dash /> },
+  ];
+
+  return (
+    <Card variant="borderless" data-testid={`log-${channel}`}>
+      <Flex justify="space-between" align="start" gap={16} wrap style={{ marginBottom: 16 }}>
+        <div>
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {t('log.title', { channel: t(`channel.${channel}`) })}
+          </Typography.Title>
+          <Typography.Text type="secondary">{t('log.subtitle')}</Typography.Text>
+        </div>
+        <Button icon={<BarChartOutlined />} onClick={() => navigate(`/statistics/${channel}/reports`)}>
           {t('actions.reports')}
         </Button>
-      }
-    />
+      </Flex>
+      <Flex gap={12} wrap align="center" style={{ marginBottom: 16 }}>
+        <Select<MessageStatus>
+          allowClear
+          data-testid="log-status"
+          placeholder={t('log.allStatuses')}
+          style={{ width: 240 }}
+          value={status}
+          onChange={firstPage(setStatus)}
+          options={MESSAGE_STATUSES.map((value) => ({ value, label: t(`campaigns:statuses.${value}`) }))}
+        />
+        <Input.Search
+          allowClear
+          data-testid="log-recipient"
+          placeholder={t(`log.recipientPlaceholder.${channel}`)}
+          style={{ width: 260 }}
+          onSearch={(value) => firstPage(setRecipient)(value.trim())}
+        />
+        <DatePicker.RangePicker
+          data-testid="log-range"
+          value={range}
+          disabledDate={(day, info) => (info.from ? Math.abs(day.diff(info.from, 'day')) >= MAX_REPORT_DAYS : false)}
+          onChange={(value) => firstPage(setRange)(value?.[0] && value[1] ? [value[0], value[1]] : null)}
+        />
+        <Select<number>
+          allowClear
+          data-testid="log-config"
+          placeholder={t('log.allConfigs')}
+          style={{ width: 200 }}
+          value={configId}
+          onChange={firstPage(setConfigId)}
+          options={(configs.data ?? [])
+            .filter((entry) => entry.category === CATEGORY[channel])
+            .map((entry) => ({ value: entry.id, label: entry.name }))}
+        />
+        <Select<number>
+          allowClear
+          showSearch={{ optionFilterProp: 'label' }}
+          data-testid="log-campaign"
+          placeholder={t('log.allCampaigns')}
+          style={{ width: 220 }}
+          value={campaignId}
+          onChange={firstPage(setCampaignId)}
+          options={(campaigns.data?.items ?? [])
+            .filter((entry) => entry.channel === CATEGORY[channel])
+            .map((entry) => ({ value: entry.id, label: entry.name }))}
+        />
+        <Typography.Text type="secondary" data-testid="log-total" style={{ marginInlineStart: 'auto' }}>
+          {log.data?.capped
+            ? t('log.totalCapped', { n: number.format(LOG_COUNT_CAP) })
+            : t('log.total', { count: total, n: number.format(total) })}
+        </Typography.Text>
+      </Flex>
+      <div data-testid="log-table">
+        <Table<LogEntry>
+          rowKey="id"
+          columns={columns}
+          dataSource={log.data?.items ?? []}
+          loading={log.isPending || (log.isFetching && log.isPlaceholderData)}
+          scroll={{ x: 1200 }}
+          onRow={(entry) => ({ onClick: () => setOpen(entry.id), style: { cursor: 'pointer' } })}
+          locale={{ emptyText: t(filtered ? 'log.emptyFiltered' : 'log.empty', { channel: t(`channel.${channel}`) }) }}
+          pagination={{
+            current: page,
+            pageSize: size,
+            total,
+            showSizeChanger: true,
+            hideOnSinglePage: total <= DEFAULT_PAGE_SIZE,
+            onChange: (nextPage, nextSize) => {
+              setPage(nextSize === size ? nextPage : DEFAULT_PAGE);
+              setSize(nextSize);
+            },
+          }}
+        />
+      </div>
+      <MessageDrawer channel={channel} id={open} onClose={() => setOpen(undefined)} />
+    </Card>
   );
 }

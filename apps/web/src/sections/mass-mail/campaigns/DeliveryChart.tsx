@@ -1,39 +1,19 @@
 /** The delivery donut of one campaign; loaded on its own so ECharts only ships with the campaign view. */
 import { MESSAGE_STATUSES } from '@herald/shared';
 import { theme } from 'antd';
-import { PieChart } from 'echarts/charts';
-import { LegendComponent, TooltipComponent } from 'echarts/components';
-import { type ECharts, init, use } from 'echarts/core';
-import { SVGRenderer } from 'echarts/renderers';
-import { useEffect, useRef } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import EChart from '../../../ui/EChart';
 import type { StatusCounts } from './api';
 import { STATUS_COLORS } from './labels';
-
-use([PieChart, TooltipComponent, LegendComponent, SVGRenderer]);
 
 export default function DeliveryChart({ counts, total }: { counts: StatusCounts; total: number }) {
   const { t, i18n } = useTranslation('campaigns');
   const { token } = theme.useToken();
-  const host = useRef<HTMLDivElement>(null);
-  const chart = useRef<ECharts>(undefined);
   // Every progress tick brings a new counts object; redrawing only on new numbers keeps the animation from restarting.
   const signature = JSON.stringify(counts);
 
-  useEffect(() => {
-    if (!host.current) return;
-    const instance = init(host.current, undefined, { renderer: 'svg' });
-    chart.current = instance;
-    const observer = new ResizeObserver(() => instance.resize());
-    observer.observe(host.current);
-    return () => {
-      observer.disconnect();
-      instance.dispose();
-      chart.current = undefined;
-    };
-  }, []);
-
-  useEffect(() => {
+  const option = useMemo(() => {
     const number = new Intl.NumberFormat(i18n.language);
     const current = JSON.parse(signature) as StatusCounts;
     const data = MESSAGE_STATUSES.filter((status) => (current[status] ?? 0) > 0).map((status) => ({
@@ -41,7 +21,7 @@ export default function DeliveryChart({ counts, total }: { counts: StatusCounts;
       value: current[status] ?? 0,
       itemStyle: { color: STATUS_COLORS[status] },
     }));
-    chart.current?.setOption({
+    return {
       tooltip: { trigger: 'item', valueFormatter: (value: unknown) => number.format(Number(value)) },
       legend: {
         bottom: 0,
@@ -66,12 +46,12 @@ export default function DeliveryChart({ counts, total }: { counts: StatusCounts;
           animationDuration: 400,
         },
       ],
-    });
+    };
   }, [signature, t, i18n.language, token]);
 
   return (
     <div style={{ position: 'relative' }}>
-      <div ref={host} data-testid="campaign-chart" style={{ width: '100%', height: 300 }} />
+      <EChart option={option} testId="campaign-chart" />
       {/* The total sits in the donut's hole (centre at 44 % of the height, like the series). */}
       <div
         style={{
