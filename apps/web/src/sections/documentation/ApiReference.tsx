@@ -1,8 +1,9 @@
 /** The API part: how to call Herald, then every operation of the OpenAPI document grouped by tag, public API first. */
-import { ApiOutlined, LinkOutlined } from '@ant-design/icons';
+import { ApiOutlined, KeyOutlined, LinkOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Collapse, Descriptions, Empty, Flex, Skeleton, Tag, Typography } from 'antd';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { SearchBox } from '../../ui/SearchBox';
 import { MethodTag, OperationView } from './OperationView';
 import { groupOperations, type OpenApiDocument, type OperationEntry, type TagGroup } from './openapi';
@@ -136,6 +137,11 @@ export function ApiReference({ document, loading, error, onRetry }: ApiReference
             ]}
           />
           <Flex gap={8} wrap>
+            <Link to="/integration/keys">
+              <Button type="primary" icon={<KeyOutlined />} data-testid="documentation-create-key">
+                {t('api.createKey')}
+              </Button>
+            </Link>
             <Button icon={<LinkOutlined />} href={OPENAPI_URL} target="_blank" rel="noreferrer">
               {t('api.openapi')}
             </Button>

@@ -1,6 +1,6 @@
 /** The SDK part: install, then one short example per task (the same ones as packages/sdk/README.md). */
 import { CodeOutlined } from '@ant-design/icons';
-import { Anchor, Card, Flex, Typography } from 'antd';
+import { Button, Card, Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CodeBlock } from './CodeBlock';
 
@@ -111,16 +111,21 @@ export function SdkGuide() {
           </Typography.Title>
         </Flex>
         <Typography.Paragraph style={{ margin: 0, maxWidth: 820 }}>{t('sdk.description')}</Typography.Paragraph>
-        <Anchor
-          direction="horizontal"
-          affix={false}
-          items={STEPS.map((step) => ({ key: step, href: `#sdk-${step}`, title: t(`sdk.steps.${step}.title`) }))}
-          onClick={(event, link) => {
-            // Scrolls inside the console's own scroll area without changing the route's URL.
-            event.preventDefault();
-            globalThis.document.getElementById(link.href.slice(1))?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-          }}
-        />
+        <Flex wrap gap={4} data-testid="sdk-contents" style={{ marginInline: -8 }}>
+          {STEPS.map((step) => (
+            <Button
+              key={step}
+              type="link"
+              size="small"
+              // Scrolls inside the console's own scroll area without changing the route's URL.
+              onClick={() =>
+                globalThis.document.getElementById(`sdk-${step}`)?.scrollIntoView({ behavior: 'smooth', block: 'start' })
+              }
+            >
+              {t(`sdk.steps.${step}.title`)}
+            </Button>
+          ))}
+        </Flex>
         {STEPS.map((step) => (
           <section key={step} id={`sdk-${step}`} data-testid={`sdk-${step}`} style={{ scrollMarginTop: 120 }}>
             <Typography.Title level={4}>{t(`sdk.steps.${step}.title`)}</Typography.Title>
