@@ -14,7 +14,7 @@ import {
 } from 'kysely';
 import type { Db, Dialect } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import type { StagedRow } from './import/normalise.js';
+import type { StagedBatch } from './import/reader.js';
 import type { ImportsTable } from './tables.js';
 
 /** LIKE pattern matching the term anywhere; its own wildcards are escaped with a backslash. */
@@ -549,21 +549,21 @@ export async function refreshStatistics(db: Db, dialect: Dialect): Promise<void>
   if (dialect === 'postgres') await sql`analyze contacts`.execute(db);
 }
 
-const STAGED_COLUMNS = 9;
-
-/** One statement per batch: a JSON array walked by json_each on SQLite, one array per column through unnest on PostgreSQL. */
-export async function stageRows(db: Db, dialect: Dialect, importId: number, rows: StagedRow[]): Promise<void> {
-  const table = stagingTable(importId);
+/** A batch as rows (line, email, phone, country, name, language, time_zone, status, attributes) in file order. */
+function batchRows(dialect: Dialect, batch: StagedBatch) {
   if (dialect === 'sqlite') {
-    await sql`insert into ${table} select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5,
-      value ->> 6, value ->> 7, value ->> 8 from json_each(${JSON.stringify(rows)})`.execute(db);
-    return;
+    return sql`select value ->> 0 as line, value ->> 1 as email, value ->> 2 as phone, value ->> 3 as country,
+      value ->> 4 as name, value ->> 5 as language, value ->> 6 as time_zone, value ->> 7 as status, value ->> 8 as attributes
+      from json_each(${batch.sqliteJson})`;
   }
-  const columns = Array.from({ length: STAGED_COLUMNS }, (_, index) => rows.map((row) => row[index]));
-  const [lines, ...texts] = columns;
-  await sql`insert into ${table} select * from unnest(${lines}::bigint[], ${sql.join(
-    texts.map((values) => sql`${values}::text[]`),
-  )})`.execute(db);
+  const [lines, ...texts] = batch.postgresColumns!;
+  return sql`select * from unnest(${lines}::bigint[], ${sql.join(texts.map((literal) => sql`${literal}::text[]`))})
+    as s(line, email, phone, country, name, language, time_zone, status, attributes)`;
+}
+
+/** One statement per batch, reading the batch as the reader thread wrote it. */
+export async function stageRows(db: Db, dialect: Dialect, importId: number, batch: StagedBatch): Promise<void> {
+  await sql`insert into ${stagingTable(importId)} ${batchRows(dialect, batch)}`.execute(db);
 }
 
 export type ImportMode = 'add' | 'update' | 'replace';
@@ -593,19 +593,43 @@ async function countStaged(db: Db, importId: number): Promise<number> {
 }
 
 /**
- * Inserts every staged row whose e-mail and phone are new to the list, in file order, so of two rows of the
- * file sharing an address the first one is kept. On SQLite the line is the rowid, so that order is free; on
- * PostgreSQL a table only ever appended to is read in insertion order, and it is sorted only once rows of it
- * have been updated (which moves them to its end).
+ * Inserts the rows whose e-mail and phone are new to the list, in file order, so of two rows of the file sharing
+ * an address the first one is kept. Sorting is skipped only where the rows already come in file order: a
+ * PostgreSQL staging table only ever appended to (rows updated in it move to its end).
  */
-function insertNew(dialect: Dialect, job: MergeJob, stagedRowsUpdated: boolean) {
-  const order = dialect === 'sqlite' || stagedRowsUpdated ? sql`order by line` : sql``;
+function insertNew(job: MergeJob, rows: RawBuilder<unknown>, sorted = true) {
   return sql`insert into contacts (account_id, list_id, email, phone, country, name, language, time_zone, status, attributes,
       created_at, updated_at)
     select cast(${job.accountId} as bigint), cast(${job.listId} as bigint), email, phone, country, name, language, time_zone,
       coalesce(status, 'active'), coalesce(attributes, '{}'), cast(${job.now} as bigint), cast(${job.now} as bigint)
-    from ${stagingTable(job.importId)} where true ${order}
+    from (${rows}) as s where true ${sorted ? sql`order by line` : sql``}
     on conflict do nothing`;
+}
+
+/**
+ * Staged lines per insert statement of the final merge on SQLite, whose statements hold the event loop while
+ * they run: between them the process answers other requests. On SQLite the line is the rowid, so a range of
+ * lines is read in order for free.
+ */
+const SQLITE_MERGE_CHUNK_LINES = 50_000;
+
+async function insertStaged(db: Db, dialect: Dialect, job: MergeJob, stagedRowsUpdated: boolean): Promise<number> {
+  const table = stagingTable(job.importId);
+  if (dialect === 'postgres') return affected(db, insertNew(job, sql`select * from ${table}`, stagedRowsUpdated));
+  const { rows } = await sql<{ last: number | null }>`select max(line) as last from ${table}`.execute(db);
+  const lastLine = Number(rows[0]?.last ?? 0);
+  let imported = 0;
+  for (let from = 0; from < lastLine; from += SQLITE_MERGE_CHUNK_LINES) {
+    const chunk = sql`select * from ${table} where line > ${from} and line <= ${from + SQLITE_MERGE_CHUNK_LINES}`;
+    imported += await affected(db, insertNew(job, chunk));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return imported;
+}
+
+/** Add mode on PostgreSQL: a batch goes straight into the list, inside the import's one long transaction. */
+export async function insertBatch(db: Db, job: MergeJob, batch: StagedBatch): Promise<number> {
+  return affected(db, insertNew(job, batchRows('postgres', batch)));
 }
 
 /** The contact's attributes with the row's laid over them; a row without attributes leaves them as they are. */
@@ -661,7 +685,7 @@ async function mergeUpdating(db: Db, dialect: Dialect, job: MergeJob): Promise<M
       and not exists (select 1 from contacts as m where m.list_id = ${job.listId} and m.email = s.email)
       and not exists (select 1 from ${table} as o where o.email = contacts.email)`,
   );
-  const imported = await affected(db, insertNew(dialect, job, false));
+  const imported = await insertStaged(db, dialect, job, false);
   const updated = byEmail + byPhone;
   return { imported, updated, removed: 0, duplicates: duplicates + (staged - duplicates - updated - imported) };
 }
@@ -691,7 +715,7 @@ async function mergeReplacing(db: Db, dialect: Dialect, job: MergeJob): Promise<
     }
   }
   const removed = await affected(db, sql`delete from contacts where account_id = ${job.accountId} and list_id = ${job.listId}`);
-  const imported = await affected(db, insertNew(dialect, job, suppressed !== undefined));
+  const imported = await insertStaged(db, dialect, job, suppressed !== undefined);
   return { imported, updated: 0, removed, duplicates: staged - imported };
 }
 
@@ -700,6 +724,6 @@ export async function mergeStaged(db: Db, dialect: Dialect, job: MergeJob): Prom
   if (job.mode === 'update') return mergeUpdating(db, dialect, job);
   if (job.mode === 'replace') return mergeReplacing(db, dialect, job);
   const staged = await countStaged(db, job.importId);
-  const imported = await affected(db, insertNew(dialect, job, false));
+  const imported = await insertStaged(db, dialect, job, false);
   return { imported, updated: 0, removed: 0, duplicates: staged - imported };
 }

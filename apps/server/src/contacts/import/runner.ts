@@ -1,9 +1,12 @@
 /**
  * Runs imports in the background of the process that started them. A reader thread parses and checks the file
- * while the job stages the valid rows, batch by batch, in a table of the import's own; one final transaction then
- * moves them into the list, so a failed or cancelled import leaves the list exactly as it was. Progress and a
- * heartbeat are written every half second; cancelling is a flag in the database, so any API process can cancel
- * a job another one runs.
+ * while the job writes the valid rows, batch by batch, so that a failed or cancelled import leaves the list
+ * exactly as it was: on PostgreSQL an import that adds goes straight into the list inside one long transaction
+ * (other sessions go on reading and writing meanwhile), so the database merges while the file is still being
+ * read; otherwise the rows are staged in a table of the import's own and one final transaction moves them into
+ * the list (on SQLite a long write transaction would hold every other writer for the whole import). Progress
+ * and a heartbeat are written every half second; cancelling is a flag in the database, so any API process can
+ * cancel a job another one runs.
  */
 import { on } from 'node:events';
 import { rm } from 'node:fs/promises';
@@ -15,7 +18,7 @@ import type { Db, Dialect } from '../../db/database.js';
 import * as q from '../queries.js';
 import { attributeNamesOf, type Mapping } from './normalise.js';
 import type { ReadSettings } from './parse.js';
-import type { ReaderJob, ReaderMessage, ReaderProgress, RunnerMessage } from './reader.js';
+import type { ReaderJob, ReaderMessage, ReaderProgress, RunnerMessage, StagedBatch } from './reader.js';
 
 const PROGRESS_EVERY_MS = 500;
 /** A running import whose heartbeat is older than this lost its process. */
@@ -136,25 +139,37 @@ export class ImportRunner {
     let merged = false;
     const startedAt = performance.now();
     let savingAt = 0;
-    try {
-      await q.createStagingTable(db, dialect, job.importId);
-      await this.#stageFile(job, state);
+    const startSaving = async () => {
       savingAt = performance.now();
       await progressWrite;
       if ((await q.saveProgress(db, job.importId, this.#progress(state, 'saving'))) !== false) throw new ImportCancelled();
-      await db.transaction().execute(async (trx) => {
-        const counts = await q.mergeStaged(trx, dialect, { ...job, now: Date.now() });
-        await q.recountList(trx, job.accountId, job.listId);
-        await this.#addAttributeNames(trx, job);
-        await q.updateImport(trx, job.importId, {
-          ...this.#progress(state, null),
-          ...counts,
-          rows_total: state.progress.rowsDone,
-          status: 'done',
-          file_path: null,
-          finished_at: Date.now(),
+    };
+    try {
+      if (dialect === 'postgres' && job.mode === 'add') {
+        const trx = await db.startTransaction().execute();
+        try {
+          const mergeJob = { ...job, now: Date.now() };
+          let staged = 0;
+          let imported = 0;
+          await this.#readFile(job, state, async (batch) => {
+            imported += await q.insertBatch(trx, mergeJob, batch);
+            staged += batch.count;
+          });
+          await startSaving();
+          await this.#finish(trx, job, state, { imported, updated: 0, removed: 0, duplicates: staged - imported });
+          await trx.commit().execute();
+        } catch (error) {
+          await trx.rollback().execute();
+          throw error;
+        }
+      } else {
+        await q.createStagingTable(db, dialect, job.importId);
+        await this.#readFile(job, state, (batch) => q.stageRows(db, dialect, job.importId, batch));
+        await startSaving();
+        await db.transaction().execute(async (trx) => {
+          await this.#finish(trx, job, state, await q.mergeStaged(trx, dialect, { ...job, now: Date.now() }));
         });
-      });
+      }
       merged = true;
     } catch (error) {
       await this.#fail(job, state, error);
@@ -172,9 +187,24 @@ export class ImportRunner {
     }
   }
 
-  /** Stages the reader's batches as they come; the reader stays at most two batches ahead. */
-  async #stageFile(job: ImportJob, state: JobState): Promise<void> {
+  /** The list's counts, its attribute names and the import's outcome, in the transaction that brought the rows in. */
+  async #finish(trx: Db, job: ImportJob, state: JobState, counts: q.MergeCounts): Promise<void> {
+    await q.recountList(trx, job.accountId, job.listId);
+    await this.#addAttributeNames(trx, job);
+    await q.updateImport(trx, job.importId, {
+      ...this.#progress(state, null),
+      ...counts,
+      rows_total: state.progress.rowsDone,
+      status: 'done',
+      file_path: null,
+      finished_at: Date.now(),
+    });
+  }
+
+  /** Writes the reader's batches as they come; the reader stays at most two batches ahead. */
+  async #readFile(job: ImportJob, state: JobState, write: (batch: StagedBatch) => Promise<void>): Promise<void> {
     const reader = startReader({
+      dialect: this.deps.dialect,
       filePath: job.filePath,
       reportPath: path.join(this.deps.dataDir, job.reportPath),
       language: job.language,
@@ -194,7 +224,7 @@ export class ImportRunner {
           ended = true;
           break;
         }
-        await q.stageRows(this.deps.db, this.deps.dialect, job.importId, message.rows);
+        await write(message.batch);
         reader.postMessage({ type: 'written' } satisfies RunnerMessage);
         if (state.cancelRequested) throw new ImportCancelled();
         if (this.#closing) throw new RunnerClosing();
