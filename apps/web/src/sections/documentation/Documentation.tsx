@@ -1,12 +1,20 @@
 /** API and SDK documentation on one page (spec: /documentation, "api and sdk, both on one page"); `focus` scrolls to a part. */
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Flex } from 'antd';
 import { useEffect, useRef } from 'react';
+import { http } from '../../api/http';
 import { ApiReference } from './ApiReference';
-import { openApiQuery } from './openapi';
+import type { OpenApiDocument } from './openapi';
 import { SdkGuide } from './SdkGuide';
 
 export type DocumentationPart = 'api' | 'sdk';
+
+/** The live document of this server; it changes only with a new server version, so it is fetched once. */
+const openApiQuery = queryOptions({
+  queryKey: ['openapi'],
+  queryFn: () => http.get<OpenApiDocument>('/openapi.json', undefined, { silent: true }),
+  staleTime: Number.POSITIVE_INFINITY,
+});
 
 export default function Documentation({ focus = 'api' }: { focus?: DocumentationPart }) {
   const parts = { api: useRef<HTMLDivElement>(null), sdk: useRef<HTMLDivElement>(null) };

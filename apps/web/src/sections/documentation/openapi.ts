@@ -1,8 +1,4 @@
-/** The part of OpenAPI 3.1 the documentation reads, and how it orders, names and exemplifies operations. */
-import { queryOptions } from '@tanstack/react-query';
-import { http } from '../../api/http';
-
-export const OPENAPI_PATH = '/openapi.json';
+/** The part of OpenAPI 3.1 the documentation reads, and how it orders, names and exemplifies operations (no React, no I/O). */
 export const PUBLIC_API_PREFIX = '/api/v1/';
 
 export interface JsonSchema {
@@ -96,12 +92,6 @@ export interface TagGroup {
   isPublic: boolean;
   operations: OperationEntry[];
 }
-
-export const openApiQuery = queryOptions({
-  queryKey: ['openapi'],
-  queryFn: () => http.get<OpenApiDocument>(OPENAPI_PATH, undefined, { silent: true }),
-  staleTime: Number.POSITIVE_INFINITY,
-});
 
 function securityOf(document: OpenApiDocument, operation: Operation): Record<string, string[]>[] {
   return operation.security ?? document.security ?? [];

@@ -97,7 +97,8 @@ export function curlSample(input: SampleInput): string {
   const url = `${origin}${buildPath(entry.path, exampleValues(input), entry.operation.parameters ?? [])}`;
   const lines = [`curl -X ${entry.method.toUpperCase()} ${shellQuote(url)}`];
   lines.push(entry.isPublic ? `-H "Authorization: Bearer $HERALD_API_KEY"` : `-H "X-Token: $HERALD_SESSION_TOKEN"`);
-  if (takesIdempotencyKey(entry)) lines.push(`-H "Idempotency-Key: $(uuidgen)"`);
+  // uuidgen on macOS and most Linux systems, the kernel's generator where it is missing.
+  if (takesIdempotencyKey(entry)) lines.push(`-H "Idempotency-Key: $(uuidgen 2>/dev/null || cat /proc/sys/kernel/random/uuid)"`);
   if (sendsBody(entry)) {
     lines.push(`-H 'Content-Type: application/json'`);
     lines.push(`--data-raw ${shellQuote(JSON.stringify(exampleBody(input.document, entry) ?? {}, null, 2))}`);
