@@ -1,6 +1,11 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { startIdentityProvider } from '../apps/server/test/sso/identity-provider';
 import { PASSWORD, signedIn } from './fixtures';
 
 /** A local HTTP server standing in for Slack's incoming webhook: it records every post and answers ok. */
@@ -130,4 +135,77 @@ test('account: password change with field errors, then deletion after typing the
   await expect(page).toHaveURL(/\/login/);
   const gone = await request.post('/api/login', { form: { username: email, password: 'Better123' } });
   expect(gone.status()).toBe(401);
+});
+
+/** A Herald of its own with OIDC configured, next to the suite's server (port E2E_PORT + 1000). */
+async function startHeraldWithSso(issuer: string, clientId: string, clientSecret: string, port: number) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'herald-e2e-sso-'));
+  const child: ChildProcess = spawn(process.execPath, ['apps/server/dist/main.js', 'serve'], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+      OIDC_ISSUER: issuer,
+      OIDC_CLIENT_ID: clientId,
+      OIDC_CLIENT_SECRET: clientSecret,
+      OIDC_LABEL: 'Test IdP',
+    },
+    stdio: 'ignore',
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const up = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the SSO Herald did not start');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+test('single sign-on: the login page offers it only when configured, and the whole code flow ends signed in', async ({
+  page,
+}) => {
+  await page.goto('/login');
+  await expect(page.getByTestId('login-submit')).toBeVisible();
+  await expect(page.getByTestId('login-sso')).toHaveCount(0);
+
+  const port = Number(process.env.E2E_PORT ?? 3111) + 1000;
+  const idp = await startIdentityProvider(`http://127.0.0.1:${port}/authredirect`, {});
+  const herald = await startHeraldWithSso(idp.issuer, idp.clientId, idp.clientSecret, port);
+  try {
+    await page.goto(`${herald.url}/login?redirect=${encodeURIComponent('/settings/account')}`);
+    const sso = page.getByTestId('login-sso');
+    await expect(sso).toHaveText('Log in with Test IdP');
+    await sso.click();
+
+    // The identity provider's own (development) screens: log in, then consent.
+    await expect(page).toHaveURL(new RegExp(`^${idp.issuer}/interaction/`));
+    await page.locator('input[name="login"]').fill('sso.user@example.com');
+    await page.locator('input[name="password"]').fill('anything');
+    await page.locator('button[type="submit"]').click();
+    await page.locator('button[type="submit"]').click();
+
+    await expect(page).toHaveURL(`${herald.url}/settings/account`);
+    await expect(page.getByTestId('account-email')).toHaveText('sso.user@example.com');
+  } finally {
+    await herald.stop();
+    await idp.close();
+  }
 });
