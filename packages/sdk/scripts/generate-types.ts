@@ -5,9 +5,10 @@
  *
  *   npm run generate -w packages/sdk
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 
 interface Operation {
@@ -18,13 +19,13 @@ interface Operation {
   responses?: Record<string, { description?: string; content?: Record<string, { schema?: JSONSchema }> }>;
 }
 
-interface OpenApiDocument {
+export interface OpenApiDocument {
   info: { title: string; version: string };
   paths: Record<string, Record<string, Operation>>;
 }
 
 const PUBLIC_PREFIX = '/api/v1/';
-const OUTPUT = path.resolve(import.meta.dirname, '../src/generated/api.ts');
+export const OUTPUT = path.resolve(import.meta.dirname, '../src/generated/api.ts');
 
 /** Names the SDK's wrapper imports; an operation not listed here is named after its operationId or method and path. */
 const OPERATION_NAMES: Record<string, string> = {
@@ -33,7 +34,7 @@ const OPERATION_NAMES: Record<string, string> = {
   'GET /api/v1/messages/{id}': 'GetMessage',
 };
 
-async function documentFromServer(): Promise<OpenApiDocument> {
+export async function documentFromServer(): Promise<OpenApiDocument> {
   const { buildApp } = await import('../../../apps/server/src/app.js');
   const { loadConfig } = await import('../../../apps/server/src/config.js');
   const { openDatabase } = await import('../../../apps/server/src/db/database.js');
@@ -80,24 +81,37 @@ function jsonSchema(content: Record<string, { schema?: JSONSchema }> | undefined
 }
 
 /** Schemas already given a name, by their JSON: a later schema that contains one refers to it by that name. */
-const named = new Map<string, string>();
+type NamedSchemas = Map<string, string>;
 
-function reuseNamed(schema: JSONSchema): JSONSchema {
-  if (Array.isArray(schema)) return schema.map((item) => reuseNamed(item)) as unknown as JSONSchema;
+function reuseNamed(schema: JSONSchema, named: NamedSchemas): JSONSchema {
+  if (Array.isArray(schema)) return schema.map((item) => reuseNamed(item, named)) as unknown as JSONSchema;
   if (typeof schema !== 'object' || schema === null) return schema;
   const name = named.get(JSON.stringify(schema));
   if (name) return { tsType: name };
-  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, reuseNamed(value as JSONSchema)])) as JSONSchema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [key, reuseNamed(value as JSONSchema, named)]),
+  ) as JSONSchema;
 }
 
+/** Formatted as Biome formats the repository, so the committed file is exactly the generator's output. */
+const STYLE = {
+  singleQuote: true,
+  printWidth: 130,
+  tabWidth: 2,
+  trailingComma: 'all',
+  semi: true,
+  bracketSpacing: true,
+} as const;
+
 /** Inline objects stay inline (no invented names), and no index signature the server would refuse. */
-async function typeOf(schema: JSONSchema, name: string, comment: string): Promise<string> {
-  const inner = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, reuseNamed(value as JSONSchema)]));
+async function typeOf(schema: JSONSchema, name: string, comment: string, named: NamedSchemas): Promise<string> {
+  const inner = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, reuseNamed(value as JSONSchema, named)]));
   const description = [comment, typeof schema.description === 'string' ? schema.description : ''].filter(Boolean).join('\n\n');
   const source = await compile({ ...inner, title: undefined, description }, name, {
     bannerComment: '',
     additionalProperties: false,
-    format: false,
+    format: true,
+    style: STYLE,
     unknownAny: true,
     strictIndexSignatures: true,
     ignoreMinAndMaxItems: true,
@@ -106,11 +120,9 @@ async function typeOf(schema: JSONSchema, name: string, comment: string): Promis
   return source.trim();
 }
 
-async function main(): Promise<void> {
-  const urlFlag = process.argv.indexOf('--url');
-  const url = urlFlag >= 0 ? process.argv[urlFlag + 1] : undefined;
-  const document = url ? await documentFromUrl(url) : await documentFromServer();
-
+/** The source of src/generated/api.ts for this document. */
+export async function generateTypes(document: OpenApiDocument): Promise<string> {
+  const named: NamedSchemas = new Map();
   const blocks: string[] = [];
   const index: string[] = [];
   let errorBody: JSONSchema | undefined;
@@ -129,20 +141,20 @@ async function main(): Promise<void> {
             pathParameters.map((parameter) => [parameter.name, { ...parameter.schema, description: parameter.description }]),
           ),
         };
-        blocks.push(await typeOf(schema, `${name}Params`, `Path parameters of ${title}.`));
+        blocks.push(await typeOf(schema, `${name}Params`, `Path parameters of ${title}.`, named));
       }
       const body = jsonSchema(operation.requestBody?.content);
-      if (body) blocks.push(await typeOf(body, `${name}Request`, `Body of ${title}.`));
+      if (body) blocks.push(await typeOf(body, `${name}Request`, `Body of ${title}.`, named));
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const schema = jsonSchema(response.content);
         if (!schema) continue;
-        if (/^2\d\d$/.test(status)) blocks.push(await typeOf(schema, `${name}Response`, `Answer ${status} of ${title}.`));
+        if (/^2\d\d$/.test(status)) blocks.push(await typeOf(schema, `${name}Response`, `Answer ${status} of ${title}.`, named));
         else if (/^4\d\d$/.test(status)) errorBody ??= schema;
       }
     }
   }
   if (index.length === 0) throw new Error(`the OpenAPI document has no ${PUBLIC_PREFIX} operations`);
-  if (errorBody) blocks.push(await typeOf(errorBody, 'ErrorBody', 'The error answer of every /api/v1 operation.'));
+  if (errorBody) blocks.push(await typeOf(errorBody, 'ErrorBody', 'The error answer of every /api/v1 operation.', named));
 
   const header = [
     '/**',
@@ -151,8 +163,23 @@ async function main(): Promise<void> {
     ...index,
     ' */',
   ].join('\n');
-  writeFileSync(OUTPUT, `${header}\n\n${blocks.join('\n\n')}\n`);
-  console.log(`${path.relative(process.cwd(), OUTPUT)}: ${index.length} operations`);
+  return `${header}\n\n${blocks.join('\n\n')}\n`;
 }
 
-await main();
+/** `--url <openapi.json>` reads a running Herald; `--check` only compares and fails when the committed file is stale. */
+async function main(): Promise<void> {
+  const urlFlag = process.argv.indexOf('--url');
+  const url = urlFlag >= 0 ? process.argv[urlFlag + 1] : undefined;
+  const source = await generateTypes(url ? await documentFromUrl(url) : await documentFromServer());
+  const relative = path.relative(process.cwd(), OUTPUT);
+  if (process.argv.includes('--check')) {
+    const current = existsSync(OUTPUT) ? readFileSync(OUTPUT, 'utf8') : '';
+    if (current !== source) throw new Error(`${relative} is out of date: run npm run generate -w packages/sdk`);
+    console.log(`${relative} is up to date`);
+    return;
+  }
+  writeFileSync(OUTPUT, source);
+  console.log(`${relative} written`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
