@@ -3,11 +3,11 @@
  * into the same loopback sink (a child process), measured in the same run:
  *   email: an SMTP campaign vs a bare nodemailer pooled loop (10 connections, composed per message);
  *   sms:   an SMPP campaign vs a bare smpp client loop (one bind, window 50).
- * Herald runs in a process of its own (lib/dispatch-herald-process.ts) so its peak RSS is its own. The bare loop
+ * Herald runs in a process of its own (lib/dispatch-herald-process.mjs) so its peak RSS is its own. The bare loop
  * measures at most BARE_MAX messages: its rate is what matters, and a million composed messages would take minutes.
  * Run: npm run build -w packages/shared -w apps/server, then
  *      npx tsx --conditions=source bench/dispatch.ts [recipients] [email|sms]   (default 20000 email)
- * Herald runs from its build (as in production); BENCH_FROM_SOURCE=1 runs it from source through tsx instead.
+ * Herald runs from its build, as in production; BENCH_CPU_PROF=<dir> writes a CPU profile of its process there.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -20,7 +20,6 @@ import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { openDatabase } from '../apps/server/src/db/database.js';
 import { migrateToLatest } from '../apps/server/src/db/migrate.js';
-import type { HeraldJob, HeraldReport } from './lib/dispatch-herald-process.js';
 import { repoRoot, stop } from './lib/processes.js';
 import { NEWSLETTER_HTML, recipient, SENDER, SUBJECT } from './lib/smtp-load.js';
 
@@ -31,6 +30,21 @@ const SMPP_WINDOW = 50;
 const BARE_MAX = 20_000;
 const SMPP_CREDENTIALS = { systemId: 'herald', password: 'secret' };
 const SMS_TEXT = 'Hello {{ contact.name }}, your {{ contact.attributes.plan }} plan renews soon. {{ vars.company }}';
+
+interface HeraldJob {
+  dataDir: string;
+  campaignId: number;
+  token: string;
+}
+
+/** What lib/dispatch-herald-process.mjs reports. */
+interface HeraldReport {
+  elapsedMs: number;
+  readyRssMb: number;
+  peakRssMb: number;
+  peakHeapMb: number;
+  cpuMs: number;
+}
 
 const phone = (i: number) => `+38050${String(i % 10_000_000).padStart(7, '0')}`;
 
@@ -215,13 +229,8 @@ async function seed(dataDir: string, port: number): Promise<Omit<HeraldJob, 'dat
 }
 
 async function heraldCampaign(sink: Sink, job: HeraldJob): Promise<HeraldReport> {
-  const child = fork(path.join(repoRoot, 'bench/lib/dispatch-herald-process.ts'), {
-    execArgv: [
-      '--conditions=source',
-      '--import',
-      'tsx',
-      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
-    ],
+  const child = fork(path.join(repoRoot, 'bench/lib/dispatch-herald-process.mjs'), {
+    execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
   });
   const before = await sink.received();
   child.send(job);

@@ -27,6 +27,7 @@ import {
   templatesQuery,
 } from './api';
 import { CheckStep } from './CheckStep';
+import { FallbackFields, otherChannel } from './FallbackFields';
 import { ChannelTag } from './labels';
 import { ListStep, NameStep, RouteStep, TemplateStep, TypeStep, useRouteLookups } from './WizardFields';
 import { toEpoch, wallClock } from './zone';
@@ -39,6 +40,11 @@ interface WizardValues {
   route: 'config' | 'group';
   configId?: number;
   groupId?: number;
+  fallbackEnabled: boolean;
+  fallbackTemplate?: string;
+  fallbackRoute: 'config' | 'group';
+  fallbackConfigId?: number;
+  fallbackGroupId?: number;
   sendMode: 'now' | 'schedule';
   scheduledAt?: Dayjs;
 }
@@ -51,10 +57,26 @@ const STEP_FIELDS: (keyof WizardValues)[][] = [
   ['name'],
   ['listId'],
   ['templateName'],
-  ['route', 'configId', 'groupId'],
+  ['route', 'configId', 'groupId', 'fallbackEnabled', 'fallbackTemplate', 'fallbackRoute', 'fallbackConfigId', 'fallbackGroupId'],
 ];
 /** The step that owns each field the server may refuse. */
-const FIELD_STEP: Record<string, number> = { channel: 0, name: 1, listId: 2, templateName: 3, configId: ROUTE, groupId: ROUTE };
+const FIELD_STEP: Record<string, number> = {
+  channel: 0,
+  name: 1,
+  listId: 2,
+  templateName: 3,
+  configId: ROUTE,
+  groupId: ROUTE,
+  'fallback.templateName': ROUTE,
+  'fallback.configId': ROUTE,
+  'fallback.groupId': ROUTE,
+};
+/** The form field showing each server field whose name differs. */
+const FORM_FIELD: Record<string, keyof WizardValues> = {
+  'fallback.templateName': 'fallbackTemplate',
+  'fallback.configId': 'fallbackConfigId',
+  'fallback.groupId': 'fallbackGroupId',
+};
 
 function Wizard({ initial, campaign }: { initial: WizardValues; campaign?: Campaign }) {
   const { t } = useTranslation('campaigns');
@@ -77,6 +99,8 @@ function Wizard({ initial, campaign }: { initial: WizardValues; campaign?: Campa
   const route = Form.useWatch('route', form) ?? initial.route;
   const configId = Form.useWatch('configId', form);
   const groupId = Form.useWatch('groupId', form);
+  const fallbackEnabled = Form.useWatch('fallbackEnabled', form) ?? initial.fallbackEnabled;
+  const fallbackTemplate = Form.useWatch('fallbackTemplate', form);
   const sendMode = Form.useWatch('sendMode', form) ?? initial.sendMode;
 
   const lists = useQuery(contactListsQuery);
@@ -106,6 +130,12 @@ function Wizard({ initial, campaign }: { initial: WizardValues; campaign?: Campa
         listId: values.listId ?? 0,
         templateName: values.templateName ?? '',
         ...(values.route === 'group' ? { groupId: values.groupId } : { configId: values.configId }),
+        fallback: values.fallbackEnabled
+          ? {
+              templateName: values.fallbackTemplate ?? '',
+              ...(values.fallbackRoute === 'group' ? { groupId: values.fallbackGroupId } : { configId: values.fallbackConfigId }),
+            }
+          : null,
       });
       setCampaignId(saved.id);
       queryClient.setQueryData(campaignKey(saved.id), saved);
@@ -117,7 +147,7 @@ function Wizard({ initial, campaign }: { initial: WizardValues; campaign?: Campa
         .map((failure) => FIELD_STEP[failure.field])
         .filter((step) => step !== undefined);
       if (steps.length > 0) setCurrent(Math.min(...steps));
-      showSubmitError(form, error, (field) => (field in FIELD_STEP ? [field] : undefined));
+      showSubmitError(form, error, (field) => (field in FIELD_STEP ? [FORM_FIELD[field] ?? field] : undefined));
       return false;
     } finally {
       setBusy(false);
@@ -219,7 +249,15 @@ function Wizard({ initial, campaign }: { initial: WizardValues; campaign?: Campa
           onValuesChange={(changed: Partial<WizardValues>) => {
             // Templates and configurations belong to one channel, so a new channel starts them over.
             if (changed.channel)
-              form.setFieldsValue({ templateName: undefined, configId: undefined, groupId: undefined, route: 'config' });
+              form.setFieldsValue({
+                templateName: undefined,
+                configId: undefined,
+                groupId: undefined,
+                route: 'config',
+                fallbackTemplate: undefined,
+                fallbackConfigId: undefined,
+                fallbackGroupId: undefined,
+              });
           }}
         >
           {/* Every step stays mounted, so a field the server refuses keeps its error while another step is open. */}
@@ -237,6 +275,7 @@ function Wizard({ initial, campaign }: { initial: WizardValues; campaign?: Campa
           </div>
           <div hidden={current !== ROUTE}>
             <RouteStep channel={channel} />
+            <FallbackFields channel={channel} />
           </div>
           {current === CHECK && (
             <>
@@ -257,6 +296,17 @@ function Wizard({ initial, campaign }: { initial: WizardValues; campaign?: Campa
                     children: t(route === 'group' ? 'wizard.route.viaGroup' : 'wizard.route.viaConfig', {
                       name: routeLabel ?? '—',
                     }),
+                  },
+                  {
+                    key: 'fallback',
+                    label: t('wizard.fallback.summaryLabel'),
+                    span: 'filled',
+                    children: fallbackEnabled
+                      ? t('wizard.fallback.summary', {
+                          other: t(`channels.${otherChannel(channel)}`),
+                          template: fallbackTemplate,
+                        })
+                      : t('wizard.fallback.off'),
                   },
                 ]}
               />
@@ -306,7 +356,13 @@ function Wizard({ initial, campaign }: { initial: WizardValues; campaign?: Campa
   );
 }
 
-const NEW_CAMPAIGN: WizardValues = { channel: 'EMAIL', route: 'config', sendMode: 'now' };
+const NEW_CAMPAIGN: WizardValues = {
+  channel: 'EMAIL',
+  route: 'config',
+  fallbackEnabled: false,
+  fallbackRoute: 'config',
+  sendMode: 'now',
+};
 
 /** Reopens a saved campaign: its template is named by id, so the channel's templates are read first. */
 function EditWizard({ id }: { id: number }) {
@@ -358,6 +414,11 @@ function EditWizard({ id }: { id: number }) {
     route: saved.groupId ? 'group' : 'config',
     configId: saved.configId ?? undefined,
     groupId: saved.groupId || undefined,
+    fallbackEnabled: saved.fallback !== null,
+    fallbackTemplate: saved.fallback?.templateName ?? undefined,
+    fallbackRoute: saved.fallback?.groupId ? 'group' : 'config',
+    fallbackConfigId: saved.fallback?.configId ?? undefined,
+    fallbackGroupId: saved.fallback?.groupId || undefined,
     sendMode: saved.scheduledAt !== null ? 'schedule' : 'now',
     scheduledAt: saved.scheduledAt !== null ? wallClock(saved.scheduledAt, zone) : undefined,
   };

@@ -19,6 +19,15 @@ export interface Campaign {
   templateId: number | null;
   groupId: number | null;
   configId: number | null;
+  /** Where messages the campaign's channel cannot deliver go instead; null when they do not. */
+  fallback: {
+    channel: ChannelCategory;
+    templateId: number;
+    templateName: string | null;
+    groupId: number | null;
+    configId: number | null;
+  } | null;
+  unreadAfterHours: number;
   scheduledAt: number | null;
   startedAt: number | null;
   finishedAt: number | null;
@@ -38,6 +47,8 @@ export interface CampaignBody {
   /** One of the two; the other is left out rather than sent as null, which the server would read as 0. */
   groupId?: number;
   configId?: number;
+  /** A template of the other channel and its route (one of the two ids), or null for no fallback. */
+  fallback?: { templateName: string; groupId?: number; configId?: number } | null;
 }
 
 export interface CampaignCheck {

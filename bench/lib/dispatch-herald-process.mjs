@@ -1,40 +1,20 @@
-/**
- * Herald's side of bench/dispatch.ts, in a process of its own so the peak RSS is Herald's alone: opens the
- * seeded data directory, starts the campaign and the sending workers, waits for the campaign to be sent,
- * and reports the elapsed time, peak RSS and CPU used.
- */
+// Herald's side of bench/dispatch.ts: the built server (`npm run build` first) in a plain node process, so the peak
+// RSS is Herald's own, as in production. Opens the seeded data directory, starts the campaign and the sending
+// workers, waits for the campaign to be sent, and reports elapsed time, RSS and CPU. Receives
+// { dataDir, campaignId, token }; answers { elapsedMs, readyRssMb, peakRssMb, peakHeapMb, cpuMs }.
 import path from 'node:path';
-import type { buildApp as BuildApp } from '../../apps/server/src/app.js';
-import type { loadConfig as LoadConfig } from '../../apps/server/src/config.js';
-import type { openDatabase as OpenDatabase } from '../../apps/server/src/db/database.js';
+import { buildApp } from '../../apps/server/dist/app.js';
+import { loadConfig } from '../../apps/server/dist/config.js';
+import { openDatabase } from '../../apps/server/dist/db/database.js';
 
-// The built server by default, as Herald runs in production (tsx's on-the-fly compiling adds ~60 MB of RSS).
-const server = process.env.BENCH_FROM_SOURCE ? '../../apps/server/src' : '../../apps/server/dist';
-const { buildApp } = (await import(`${server}/app.js`)) as { buildApp: typeof BuildApp };
-const { loadConfig } = (await import(`${server}/config.js`)) as { loadConfig: typeof LoadConfig };
-const { openDatabase } = (await import(`${server}/db/database.js`)) as { openDatabase: typeof OpenDatabase };
+const MB = 1024 * 1024;
 
-export interface HeraldJob {
-  dataDir: string;
-  databaseUrl?: string;
-  campaignId: number;
-  token: string;
-}
-
-export interface HeraldReport {
-  elapsedMs: number;
-  readyRssMb: number;
-  peakRssMb: number;
-  peakHeapMb: number;
-  cpuMs: number;
-}
-
-process.once('message', async (job: HeraldJob) => {
+process.once('message', async (job) => {
   const config = {
     ...loadConfig({ DATA_DIR: job.dataDir, HERALD_SEED: '0', LOG_LEVEL: 'warn' }),
     publicUrl: 'http://herald.bench',
   };
-  const database = openDatabase({ databaseUrl: job.databaseUrl, sqliteFile: path.join(job.dataDir, 'herald.db') });
+  const database = openDatabase({ sqliteFile: path.join(job.dataDir, 'herald.db') });
   const app = await buildApp({ config, database, runWorkers: false });
   await app.ready();
   const readyRss = process.memoryUsage().rss;
@@ -68,15 +48,13 @@ process.once('message', async (job: HeraldJob) => {
   const elapsedMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   clearInterval(sampler);
-  const MB = 1024 * 1024;
-  const report: HeraldReport = {
+  process.send?.({
     elapsedMs,
     readyRssMb: readyRss / MB,
     peakRssMb: peakRss / MB,
     peakHeapMb: peakHeap / MB,
     cpuMs: (cpu.user + cpu.system) / 1000,
-  };
-  process.send?.(report);
+  });
   await app.close();
   await database.close();
   process.disconnect();
