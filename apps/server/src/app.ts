@@ -165,6 +165,7 @@ export async function buildApp({
   const authDeps: AuthDeps = {
     db,
     dialect: database.dialect,
+    dataDir: config.dataDir,
     mailer,
     publicUrl: config.publicUrl,
     onAccountCreated: config.seed ? (accountId) => seedSandboxProviders(providerDeps, accountId) : undefined,

@@ -173,6 +173,20 @@ async function accountTables(db: Db, dialect: Dialect): Promise<string[]> {
   return rows.rows.map((row) => row.name).filter((name) => /^[a-z_][a-z0-9_]*$/.test(name));
 }
 
+/** Files under DATA_DIR the account's rows point at: feedback attachments, contact import uploads and reports. */
+export async function accountFiles(db: Db, accountId: number): Promise<string[]> {
+  const attachments = await db.selectFrom('feedback_files').select('stored_path').where('account_id', '=', accountId).execute();
+  const imports = await db
+    .selectFrom('imports')
+    .select(['file_path', 'report_path'])
+    .where('account_id', '=', accountId)
+    .execute();
+  return [
+    ...attachments.map((row) => row.stored_path),
+    ...imports.flatMap((row) => [row.file_path, row.report_path]).filter((file): file is string => file !== null),
+  ];
+}
+
 /** Deletes an account and every row that belongs to it, sessions included, in one transaction. */
 export async function deleteAccountData(db: Db, dialect: Dialect, accountId: number, email: string): Promise<string[]> {
   const tables = await accountTables(db, dialect);

@@ -1,4 +1,6 @@
 /** Accounts and sessions: sign-up, log-in with throttling, profile switch, password reset. */
+import { rm, rmdir } from 'node:fs/promises';
+import path from 'node:path';
 import {
   AVATARS,
   checkPassword,
@@ -28,6 +30,8 @@ const RESET_MAILS_PER_HOUR = 5;
 export interface AuthDeps {
   db: Db;
   dialect: Dialect;
+  /** Where uploads live; the account's files go with the account. */
+  dataDir: string;
   mailer: SystemMailer;
   publicUrl: string;
   /** Runs after sign-up, e.g. to give the account sandbox providers. */
@@ -177,7 +181,18 @@ export async function deleteAccount(deps: AuthDeps, session: SessionContext, con
   if (confirmation.trim().toLowerCase() !== session.email.toLowerCase()) {
     throw invalidField('confirmation', { key: 'account.deleteConfirmation' });
   }
+  const files = await q.accountFiles(deps.db, session.accountId);
   await q.deleteAccountData(deps.db, deps.dialect, session.accountId, session.email);
+  const root = path.resolve(deps.dataDir);
+  for (const file of files) {
+    const absolute = path.resolve(root, file);
+    // Stored paths are Herald's own, but a path leaving DATA_DIR is never followed.
+    if (!absolute.startsWith(root + path.sep)) continue;
+    await rm(absolute, { force: true });
+    // A per-record folder (feedback/<id>) goes when empty; shared folders such as imports/ stay.
+    const folder = path.dirname(absolute);
+    if (path.relative(root, folder).split(path.sep).length >= 2) await rmdir(folder).catch(() => undefined);
+  }
 }
 
 export async function changeLanguage(db: Db, session: SessionContext, language: string): Promise<void> {

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CampaignContent } from '../../src/campaigns/content.js';
@@ -144,9 +146,41 @@ async function rowsPerTable(accountId: number): Promise<Record<string, number>> 
   return counts;
 }
 
+/** A 1×1 transparent PNG, for a feedback attachment. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+async function sendFeedback(token: string): Promise<void> {
+  const form = new FormData();
+  form.append('name', 'Ann');
+  form.append('email', 'ann@example.com');
+  form.append('desc', 'Where is the report?');
+  form.append('file0', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'shot.png');
+  const encoded = new Response(form);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/feedback',
+    payload: Buffer.from(await encoded.arrayBuffer()),
+    headers: { 'content-type': encoded.headers.get('content-type') ?? '', 'x-token': token },
+  });
+  expect(res.statusCode).toBe(200);
+}
+
+async function storedFiles(accountId: number): Promise<string[]> {
+  const rows = await t.database.db
+    .selectFrom('feedback_files')
+    .select('stored_path')
+    .where('account_id', '=', accountId)
+    .execute();
+  return rows.map((row) => path.join(t.config.dataDir, row.stored_path));
+}
+
 /** Gives an account data in most of its tables through the API: configs, balances, lists, a template, a sent campaign, hooks. */
 async function populate(token: string, accountId: number): Promise<void> {
   const headers = { 'x-token': token };
+  await sendFeedback(token);
   const configs = (await t.app.inject({ method: 'GET', url: '/api/data/provider-configurations/custom', headers })).json();
   const sandbox = configs.find((c: { name: string }) => c.name === 'Sandbox e-mail').id as number;
   await t.app.inject({ method: 'POST', url: '/api/data/provider-configurations/balances', headers, payload: { ids: [sandbox] } });
@@ -288,8 +322,14 @@ describe('account deletion', () => {
         'sandbox_messages',
         'hook_settings',
         'hook_deliveries',
+        'feedback',
+        'feedback_files',
       ]),
     );
+    const files = await storedFiles(accountId);
+    expect(files).toHaveLength(1);
+    expect(existsSync(files[0]!)).toBe(true);
+    const bystanderFiles = await storedFiles(bystanderId);
     const bystanderBefore = await rowsPerTable(bystanderId);
 
     const res = await call(user.token, '/api/data/users/delete-account', { confirmation: `  ${user.email.toUpperCase()} ` });
@@ -299,6 +339,9 @@ describe('account deletion', () => {
     const after = await rowsPerTable(accountId);
     expect(Object.entries(after).filter(([, n]) => n > 0)).toEqual([]);
     expect(await rowsPerTable(bystanderId)).toEqual(bystanderBefore);
+    expect(existsSync(files[0]!)).toBe(false);
+    expect(existsSync(path.dirname(files[0]!))).toBe(false);
+    expect(bystanderFiles.every((file) => existsSync(file))).toBe(true);
     // Rows reached only through the account's configs go with them.
     const configIds = (await t.database.db.selectFrom('provider_configs').select('id').execute()).map((row) => Number(row.id));
     const usage = await t.database.db.selectFrom('config_usage').select('config_id').execute();
