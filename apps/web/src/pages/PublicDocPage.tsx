@@ -34,13 +34,13 @@ export default function PublicDocPage() {
           zIndex: 10,
         }}
       >
-        <Link to="/doc" style={{ display: 'flex', alignItems: 'center', gap: 10 }}>
+        <Link to="/doc" style={{ display: 'flex', alignItems: 'center', gap: 10, minWidth: 0 }}>
           <img src="/favicon.svg" width={28} height={28} alt="" />
-          <Typography.Text strong style={{ fontSize: 18 }}>
+          <Typography.Text strong ellipsis style={{ fontSize: 18 }}>
             {t('doc.title')}
           </Typography.Text>
         </Link>
-        <Flex align="center" gap={8}>
+        <Flex align="center" gap={8} style={{ flexShrink: 0 }}>
           <Segmented<DocumentationPart>
             value={focus}
             onChange={(part) => navigate({ hash: part }, { replace: true })}
