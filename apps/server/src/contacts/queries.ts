@@ -549,12 +549,15 @@ export async function refreshStatistics(db: Db, dialect: Dialect): Promise<void>
   if (dialect === 'postgres') await sql`analyze contacts`.execute(db);
 }
 
-/** A batch as rows (line, email, phone, country, name, language, time_zone, status, attributes) in file order. */
+/**
+ * A batch as rows (line, email, phone, country, name, language, time_zone, status, attributes) in file order.
+ * jsonb_each parses the JSON once and hands each row over in binary form, so the nine ->> do not parse it again.
+ */
 function batchRows(dialect: Dialect, batch: StagedBatch) {
   if (dialect === 'sqlite') {
     return sql`select value ->> 0 as line, value ->> 1 as email, value ->> 2 as phone, value ->> 3 as country,
       value ->> 4 as name, value ->> 5 as language, value ->> 6 as time_zone, value ->> 7 as status, value ->> 8 as attributes
-      from json_each(${batch.sqliteJson})`;
+      from jsonb_each(${batch.sqliteJson})`;
   }
   const [lines, ...texts] = batch.postgresColumns!;
   return sql`select * from unnest(${lines}::bigint[], ${sql.join(texts.map((literal) => sql`${literal}::text[]`))})
