@@ -134,6 +134,7 @@ export class HeraldClient {
     for (let attempt = 0; ; attempt += 1) {
       const canRetry = attempt < this.retry.retries;
       let response: Response;
+      let answer: unknown;
       try {
         response = await this.fetchImpl(url, {
           method: upperMethod,
@@ -141,6 +142,8 @@ export class HeraldClient {
           body: payload,
           signal: this.attemptSignal(options.signal),
         });
+        // Inside the try: a connection cut while the body streams in is as much a lost answer as no answer.
+        answer = await readBody(response);
       } catch (failure) {
         if (options.signal?.aborted) throw failure;
         if (!canRetry || !safeToRepeat) {
@@ -150,7 +153,6 @@ export class HeraldClient {
         await sleep(backoffDelay(attempt + 1, this.retry), options.signal);
         continue;
       }
-      const answer = await readBody(response);
       if (response.ok) return answer as T;
       const error = errorFromAnswer(response, answer);
       if (!canRetry || !isRetryableStatus(response.status) || (!safeToRepeat && response.status !== 429)) throw error;

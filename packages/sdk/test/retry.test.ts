@@ -30,6 +30,12 @@ const json =
     response.end(JSON.stringify(body));
   };
 const dropConnection: Answer = (request) => request.socket.destroy();
+/** The status line and part of the body arrive, then the connection is cut. */
+const cutMidBody: Answer = (_request, response) => {
+  response.writeHead(202, { 'content-type': 'application/json', 'content-length': '200' });
+  response.write('{"id":1,');
+  setTimeout(() => response.socket?.destroy(), 20);
+};
 const accepted = json(202, {
   id: 1,
   status: 'unsent',
@@ -81,6 +87,13 @@ describe('retries', () => {
     expect([...keys][0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(attempts.every((attempt) => attempt.authorization === 'Bearer hk_test')).toBe(true);
     expect(attempts.every((attempt) => attempt.body === JSON.stringify(message))).toBe(true);
+  });
+
+  it('retries an answer cut off in the middle of its body, with the same key', async () => {
+    script = [cutMidBody, accepted];
+    expect(await client().messages.send(message)).toMatchObject({ id: 1 });
+    expect(attempts).toHaveLength(2);
+    expect(attempts[0]!.idempotencyKey).toBe(attempts[1]!.idempotencyKey);
   });
 
   it('makes a new key for each logical send and keeps a key the caller gives', async () => {
