@@ -1,12 +1,14 @@
 /**
  * The campaign clock: starts scheduled campaigns when their time comes, materialises recipients in
  * chunks (resuming from the cursor after a restart), closes campaigns whose every message is settled,
- * and pauses a campaign whose recent messages mostly fail (a broken provider should not burn the list).
+ * pauses a campaign whose recent messages mostly fail (a broken provider should not burn the list),
+ * and marks e-mail still unopened after a finished campaign's window unread.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
 import { hookEvents } from '../hooks/events.js';
 import * as q from './queries.js';
+import { markUnread } from './unread.js';
 
 /** Auto-pause: at least this many messages settled since the window began … */
 export const AUTO_PAUSE_MIN_SETTLED = 20;
@@ -107,6 +109,7 @@ export class CampaignSupervisor {
       this.lastFailureCheck = now;
       await this.pauseFailingCampaigns();
     }
+    await markUnread(db, now);
   }
 
   /** Compares each sending campaign's settled counts with the start of its window (read from the hourly rollup). */
