@@ -3,6 +3,7 @@
  * Python (requests) and JavaScript (SDK) samples the page renders are run against a live Herald with a real API key.
  */
 import { execFile } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import type { DatabaseHandle } from '../../server/src/db/database.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
 import { openTestDatabase, signUp, testConfig } from '../../server/test/helpers/app.js';
 import { groupOperations, type OpenApiDocument, type OperationEntry } from '../src/sections/documentation/openapi';
-import { curlSample, javascriptSample, pythonSample } from '../src/sections/documentation/samples';
+import { curlSample, javascriptSample, pythonSample, WEBHOOK_PYTHON } from '../src/sections/documentation/samples';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const SDK_SOURCE = pathToFileURL(path.join(ROOT, 'packages/sdk/src/index.ts')).href;
@@ -43,7 +44,8 @@ async function available(command: string, args: string[]): Promise<boolean> {
 }
 
 const hasCurl = await available('curl', ['--version']);
-const hasPythonRequests = await available('python3', ['-c', 'import requests']);
+const hasPython = await available('python3', ['--version']);
+const hasPythonRequests = hasPython && (await available('python3', ['-c', 'import requests']));
 
 function entry(id: string): OperationEntry {
   const found = publicOperations.find((operation) => operation.id === id);
@@ -116,6 +118,25 @@ describe.skipIf(!hasPythonRequests)('Python samples', () => {
       expect(result.stdout).toMatch(id.startsWith('GET') ? /'history': \[/ : /'status': 'unsent'/);
     }
   }, 90_000);
+});
+
+describe.skipIf(!hasPython)('the Python webhook check', () => {
+  it('accepts a fresh signature of the body and refuses a changed body, another secret or an old signature', async () => {
+    const secret = 'whsec_docs';
+    const body = JSON.stringify({ type: 'message.status', messageId: 7, status: 'delivered', to: 'олена@example.com' });
+    const sign = (text: string, at: number) => `t=${at},v1=${createHmac('sha256', secret).update(`${at}.${text}`).digest('hex')}`;
+    const now = Math.floor(Date.now() / 1000);
+    const cases: [string, string, string, string][] = [
+      ['fresh', secret, body, sign(body, now)],
+      ['changed body', secret, body.replace('delivered', 'read'), sign(body, now)],
+      ['other secret', 'whsec_other', body, sign(body, now)],
+      ['old', secret, body, sign(body, now - 600)],
+    ];
+    const script = `${WEBHOOK_PYTHON}\nimport json, sys\nfor secret, body, header in json.loads(sys.argv[1]):\n    print(verify_webhook(secret, body.encode(), header))`;
+    const result = await run('python3', ['-c', script, JSON.stringify(cases.map(([, ...rest]) => rest))]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim().split('\n')).toEqual(['True', 'False', 'False', 'False']);
+  });
 });
 
 describe('JavaScript (SDK) samples', () => {

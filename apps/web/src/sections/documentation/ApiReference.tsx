@@ -5,8 +5,10 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { SearchBox } from '../../ui/SearchBox';
+import { CodeBlock } from './CodeBlock';
 import { MethodTag, OperationView } from './OperationView';
 import { groupOperations, type OpenApiDocument, type OperationEntry, type TagGroup } from './openapi';
+import { WEBHOOK_PYTHON } from './samples';
 import { ApiKeyField } from './TryIt';
 
 export const OPENAPI_URL = '/api/openapi.json';
@@ -122,6 +124,19 @@ export function ApiReference({ document, loading, error, onRetry }: ApiReference
                 label: t('api.errors'),
                 children: (
                   <Typography.Text code>{'{ statusCode, key, message, fields: [{ field, key, message }] }'}</Typography.Text>
+                ),
+              },
+              {
+                key: 'webhooks',
+                label: t('api.webhooks'),
+                children: (
+                  <Flex vertical gap={8}>
+                    <span>{t('api.webhooksHint')}</span>
+                    <Typography.Text code>
+                      {'X-Herald-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">'}
+                    </Typography.Text>
+                    <CodeBlock code={WEBHOOK_PYTHON} testId="webhook-python" />
+                  </Flex>
                 ),
               },
               {

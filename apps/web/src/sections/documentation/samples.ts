@@ -148,3 +148,14 @@ export function sample(language: SampleLanguage, input: SampleInput): string {
   if (language === 'javascript') return javascriptSample(input);
   return pythonSample(input);
 }
+
+/** Verifying a webhook without the SDK; the SDK part shows verifyWebhook. */
+export const WEBHOOK_PYTHON = `import hashlib, hmac, time
+
+def verify_webhook(secret: str, raw_body: bytes, header: str, tolerance: int = 300) -> bool:
+    parts = [part.split("=", 1) for part in header.split(",") if "=" in part]
+    timestamp = next((value for name, value in parts if name == "t"), "")
+    if not timestamp.isdigit() or abs(time.time() - int(timestamp)) > tolerance:
+        return False
+    expected = hmac.new(secret.encode(), timestamp.encode() + b"." + raw_body, hashlib.sha256).hexdigest()
+    return any(hmac.compare_digest(expected, value) for name, value in parts if name == "v1")`;
