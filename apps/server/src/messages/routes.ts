@@ -4,6 +4,7 @@ import { type ApiKeyAuthDeps, apiKeyAuth, apiKeyOf } from '../api-keys/authentic
 import { AppError } from '../http/errors.js';
 import * as s from './schemas.js';
 import * as messages from './service.js';
+import { MessageWriter } from './writer.js';
 
 export interface MessageRoutesDeps extends ApiKeyAuthDeps {
   /** Wakes the sending engine of this process, if it runs one. */
@@ -15,6 +16,7 @@ const BATCH_BODY_LIMIT = 32 * 1024 * 1024;
 
 export const messageRoutes: FastifyPluginAsyncTypebox<MessageRoutesDeps> = async (app, deps) => {
   app.decorateRequest('apiKey', null);
+  const sending = { db: deps.db, writer: new MessageWriter(deps.db) };
   const tags = ['messages'];
   const security = [{ apiKey: [] }];
   // The session guard lets these through; the API key hook is their guard.
@@ -38,7 +40,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<MessageRoutesDeps> = async
     },
     async (request, reply) => {
       const answer = await messages.sendOne(
-        deps.db,
+        sending,
         apiKeyOf(request).accountId,
         request.body,
         request.headers['idempotency-key'],
@@ -71,7 +73,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<MessageRoutesDeps> = async
     },
     async (request, reply) => {
       const answer = await messages.sendBatch(
-        deps.db,
+        sending,
         apiKeyOf(request).accountId,
         request.body.messages,
         request.headers['idempotency-key'],

@@ -9,6 +9,7 @@ import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/database.js';
 import { AppError, type FieldFailure, notFound } from '../http/errors.js';
 import { insertMessages, type NewMessage } from './ledger.js';
+import type { MessageWriter, Written } from './writer.js';
 
 export const API_LANE = 0;
 
@@ -161,12 +162,18 @@ async function prepare(db: Db, accountId: number, items: readonly MessageInput[]
   return prepared;
 }
 
-async function persist(db: Db, prepared: Awaited<ReturnType<typeof prepare>>, now: number): Promise<Accepted[]> {
-  const ids = await insertMessages(
-    db,
-    prepared.map((p) => p.message),
-    now,
-  );
+type Write = (messages: readonly NewMessage[]) => Promise<Written>;
+
+/** Inside an idempotency transaction the messages are written there; otherwise through the group writer. */
+function writeIn(trx: Db): Write {
+  return async (messages) => {
+    const now = Date.now();
+    return { ids: await insertMessages(trx, messages, now), now };
+  };
+}
+
+async function persist(write: Write, prepared: Awaited<ReturnType<typeof prepare>>): Promise<Accepted[]> {
+  const { ids, now } = await write(prepared.map((p) => p.message));
   const createdAt = new Date(now).toISOString();
   return prepared.map((p, index) => ({ id: ids[index]!, status: 'unsent', channel: p.channel, to: p.to, createdAt }));
 }
@@ -201,12 +208,12 @@ async function storedAnswer<T>(db: Db, accountId: number, key: string, requestHa
  * then finds the stored answer.
  */
 async function once<T>(
-  db: Db,
+  { db, writer }: SendDeps,
   accountId: number,
   idempotency: { key: string; body: unknown; kind: string } | undefined,
-  work: (db: Db) => Promise<T>,
+  work: (db: Db, write: Write) => Promise<T>,
 ): Promise<T> {
-  if (!idempotency) return work(db);
+  if (!idempotency) return work(db, (messages) => writer.write(messages));
   const { key } = idempotency;
   const requestHash = createHash('sha256')
     .update(`${idempotency.kind}\n${canonical(idempotency.body)}`)
@@ -220,7 +227,7 @@ async function once<T>(
         .insertInto('idempotency_keys')
         .values({ account_id: accountId, key, request_hash: requestHash, answer: '', created_at: now })
         .execute();
-      const answer = await work(trx);
+      const answer = await work(trx, writeIn(trx));
       await trx
         .updateTable('idempotency_keys')
         .set({ answer: JSON.stringify(answer) })
@@ -237,29 +244,42 @@ async function once<T>(
   }
 }
 
+export interface SendDeps {
+  db: Db;
+  writer: MessageWriter;
+}
+
 export async function sendOne(
-  db: Db,
+  deps: SendDeps,
   accountId: number,
   item: MessageInput,
   idempotencyKey: string | undefined,
 ): Promise<Accepted> {
-  return once(db, accountId, idempotencyKey ? { key: idempotencyKey, body: item, kind: 'message' } : undefined, async (trx) => {
-    const now = Date.now();
-    const [accepted] = await persist(trx, await prepare(trx, accountId, [item], false, now), now);
-    return accepted!;
-  });
+  return once(
+    deps,
+    accountId,
+    idempotencyKey ? { key: idempotencyKey, body: item, kind: 'message' } : undefined,
+    async (db, write) => {
+      const [accepted] = await persist(write, await prepare(db, accountId, [item], false, Date.now()));
+      return accepted!;
+    },
+  );
 }
 
 export async function sendBatch(
-  db: Db,
+  deps: SendDeps,
   accountId: number,
   items: readonly MessageInput[],
   idempotencyKey: string | undefined,
 ): Promise<{ messages: Accepted[] }> {
-  return once(db, accountId, idempotencyKey ? { key: idempotencyKey, body: items, kind: 'batch' } : undefined, async (trx) => {
-    const now = Date.now();
-    return { messages: await persist(trx, await prepare(trx, accountId, items, true, now), now) };
-  });
+  return once(
+    deps,
+    accountId,
+    idempotencyKey ? { key: idempotencyKey, body: items, kind: 'batch' } : undefined,
+    async (db, write) => ({
+      messages: await persist(write, await prepare(db, accountId, items, true, Date.now())),
+    }),
+  );
 }
 
 export async function getMessage(db: Db, accountId: number, id: number) {

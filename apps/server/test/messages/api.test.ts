@@ -124,6 +124,23 @@ describe('POST /api/v1/messages', () => {
     });
   });
 
+  it('answers each of many concurrent requests with its own persisted message', async () => {
+    const account = await apiAccount();
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => post(account.send, inline(`c${i}@example.com`))));
+    const bodies = answers.map((a) => a.json());
+    expect(new Set(bodies.map((b) => b.id)).size).toBe(30);
+    const rows = await t.database.db
+      .selectFrom('messages')
+      .select(['id', 'recipient', 'created_at'])
+      .where('account_id', '=', account.accountId)
+      .execute();
+    const byId = new Map(rows.map((row) => [Number(row.id), row]));
+    bodies.forEach((body, i) => {
+      expect(byId.get(body.id)?.recipient).toBe(`c${i}@example.com`);
+      expect(Number(byId.get(body.id)?.created_at)).toBe(Date.parse(body.createdAt));
+    });
+  });
+
   it('keeps other accounts out: their ids are 404', async () => {
     const owner = await apiAccount();
     const stranger = await apiAccount();

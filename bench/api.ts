@@ -1,0 +1,94 @@
+/**
+ * The sending API under load: POST /api/v1/messages at a fixed 1,000 requests/s for ~10 s against a real
+ * started Herald (SQLite, sending engine running), and the same load on a bare Fastify POST route measured
+ * in the same run. Prints p50/p99 latency, errors, the 202 count and the messages actually persisted
+ * (they must be equal). Goal: p99 ≤ 25 ms.
+ * Run: npm run build && npx tsx bench/api.ts [seconds]
+ */
+import path from 'node:path';
+import autocannon from 'autocannon';
+import SQLite from 'better-sqlite3';
+import { startBareFastify, startHerald, stop } from './lib/processes.js';
+
+const seconds = Number(process.argv[2] ?? 10);
+const RATE = 1000;
+const GOAL_P99_MS = 25;
+const HERALD_PORT = 3411;
+const BARE_PORT = 3412;
+
+const message = {
+  channel: 'email',
+  to: 'buyer@example.com',
+  content: {
+    subject: 'Your order A-17',
+    text: 'Thanks for your order. It ships tomorrow.',
+    html: '<p>Thanks for your order.</p>',
+  },
+};
+
+async function load(url: string, headers: Record<string, string>) {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    connections: 20,
+    overallRate: RATE,
+    // A fixed count rather than a duration, so every request is answered before the count is compared.
+    amount: RATE * seconds,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(message),
+  });
+  return {
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    rps: result.requests.average,
+    errors: result.errors + result.timeouts + result.non2xx,
+    accepted: (result.statusCodeStats as Record<string, { count: number } | undefined>)['202']?.count ?? 0,
+  };
+}
+
+async function json<T>(url: string, init: RequestInit): Promise<T> {
+  const response = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+// Sandbox providers take the messages, so the engine sends while the API is loaded, as in production.
+const herald = await startHerald(HERALD_PORT, { HERALD_SEED: '1' });
+const base = `http://127.0.0.1:${HERALD_PORT}`;
+const { token } = await json<{ token: string }>(`${base}/api/data/users`, {
+  method: 'POST',
+  body: JSON.stringify({ email: 'bench@example.com', password: 'Bench1234', timeZone: { id: '001' }, role: 'api' }),
+});
+const { key } = await json<{ key: string }>(`${base}/api/data/api-keys`, {
+  method: 'POST',
+  headers: { 'x-token': token },
+  body: JSON.stringify({ name: 'bench', scope: 'send', rateLimit: 10_000 }),
+});
+const bare = await startBareFastify(BARE_PORT);
+
+const baseline = await load(`http://127.0.0.1:${BARE_PORT}/bare`, {});
+const api = await load(`${base}/api/v1/messages`, { authorization: `Bearer ${key}` });
+await stop(bare);
+await stop(herald.child);
+
+const sqlite = new SQLite(path.join(herald.dataDir, 'herald.db'), { readonly: true });
+const persisted = (
+  sqlite
+    .prepare("select count(*) as n from messages where account_id = (select id from accounts where email = 'bench@example.com')")
+    .get() as { n: number }
+).n;
+sqlite.close();
+
+console.log(
+  `bare Fastify POST: p50 ${baseline.p50} ms, p99 ${baseline.p99} ms, ${baseline.rps.toFixed(0)} req/s, errors ${baseline.errors}`,
+);
+console.log(
+  `Herald POST /api/v1/messages: p50 ${api.p50} ms, p99 ${api.p99} ms, ${api.rps.toFixed(0)} req/s, errors ${api.errors}, ` +
+    `202 answers ${api.accepted}, persisted ${persisted} (${persisted === api.accepted ? 'equal' : 'NOT EQUAL'})`,
+);
+console.log(
+  `api: p99 ${api.p99} ms (goal ≤ ${GOAL_P99_MS} ms: ${api.p99 <= GOAL_P99_MS ? 'met' : 'missed'}), ` +
+    `p99 ratio vs bare Fastify ${(api.p99 / Math.max(baseline.p99, 1)).toFixed(1)}x, ` +
+    `p50 ratio ${(api.p50 / Math.max(baseline.p50, 1)).toFixed(1)}x, throughput ratio ${(api.rps / baseline.rps).toFixed(2)}, ` +
+    `202 = persisted: ${persisted === api.accepted}`,
+);
