@@ -167,3 +167,20 @@ export async function accountsWatchingBalance(db: Db): Promise<number[]> {
     .execute();
   return rows.filter((row) => (JSON.parse(row.events) as string[]).includes('balance.low')).map((row) => Number(row.account_id));
 }
+
+/** A finished campaign's outcome for its notice, read from the hourly rollup. */
+export async function campaignTotals(db: Db, accountId: number, campaignId: number): Promise<{ sent: number; failed: number }> {
+  const rows = await db
+    .selectFrom('message_rollup')
+    .select(['status', (eb) => eb.fn.sum<number>('count').as('n')])
+    .where('account_id', '=', accountId)
+    .where('campaign_id', '=', campaignId)
+    .groupBy('status')
+    .execute();
+  const count = (statuses: string[]) =>
+    rows.filter((row) => statuses.includes(row.status)).reduce((sum, row) => sum + Number(row.n), 0);
+  return {
+    sent: count(['sent', 'sent_alternative', 'delivered', 'undelivered', 'unread', 'read']),
+    failed: count(['failed', 'filtered']),
+  };
+}

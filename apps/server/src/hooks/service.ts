@@ -157,15 +157,22 @@ export async function enqueue(
   event: NotifyEvent,
   dedupeKey: string,
   params: Record<string, string | number>,
-): Promise<boolean> {
+): Promise<EnqueueOutcome> {
   const row = await q.findSettings(deps.db, accountId);
-  if (!row?.slack_url || !(JSON.parse(row.events) as string[]).includes(event)) return false;
+  if (!row?.slack_url || !(JSON.parse(row.events) as string[]).includes(event)) return 'unwanted';
   const language = await accountLanguage(deps.db, accountId);
   const body: SlackBody = { text: hookText(language, event, params), username: row.sender_name };
   const queued = await q.insertDelivery(deps.db, { accountId, event, dedupeKey, payload: JSON.stringify(body) }, Date.now());
-  if (queued) deps.onQueued?.();
-  return queued;
+  if (!queued) return 'duplicate';
+  deps.onQueued?.();
+  return 'queued';
 }
+
+/** unwanted: the account has no URL or does not want the event (it may later, so the key is not remembered). */
+export type EnqueueOutcome = 'queued' | 'duplicate' | 'unwanted';
+
+/** Keys of occurrences already queued by this process, so repeats (every batch past a spent limit) skip the database. */
+const REMEMBERED_KEYS = 5000;
 
 function dayOf(now: number): string {
   return new Date(now).toISOString().slice(0, 10);
@@ -175,6 +182,15 @@ function dayOf(now: number): string {
 export function listen(deps: HooksDeps): () => void {
   const run = (what: string, work: () => Promise<unknown>) =>
     void work().catch((error: unknown) => deps.log?.error({ err: error, event: what }, 'queuing a notification failed'));
+  const remembered = new Set<string>();
+  const once = async (key: string, work: () => Promise<EnqueueOutcome | undefined>) => {
+    if (remembered.has(key)) return;
+    const outcome = await work();
+    if (outcome !== 'queued' && outcome !== 'duplicate') return;
+    remembered.add(key);
+    // Oldest first out: a Set iterates in insertion order.
+    if (remembered.size > REMEMBERED_KEYS) remembered.delete(remembered.values().next().value as string);
+  };
   const offs = [
     hookEvents.on('campaign.started', (e) =>
       run('campaign.started', () =>
@@ -182,9 +198,14 @@ export function listen(deps: HooksDeps): () => void {
       ),
     ),
     hookEvents.on('campaign.finished', (e) =>
-      run('campaign.finished', () =>
-        enqueue(deps, e.accountId, 'campaign.finished', `campaign.finished:${e.campaignId}`, { name: e.name, id: e.campaignId }),
-      ),
+      run('campaign.finished', async () => {
+        const totals = await q.campaignTotals(deps.db, e.accountId, e.campaignId);
+        await enqueue(deps, e.accountId, 'campaign.finished', `campaign.finished:${e.campaignId}`, {
+          name: e.name,
+          id: e.campaignId,
+          ...totals,
+        });
+      }),
     ),
     hookEvents.on('campaign.autoPaused', (e) =>
       run('campaign.autoPaused', () =>
@@ -199,40 +220,42 @@ export function listen(deps: HooksDeps): () => void {
     ),
     hookEvents.on('provider.failing', (e) =>
       run('provider.failing', async () => {
-        const config = await q.findConfigOwner(deps.db, e.configId);
-        if (!config) return;
         // The breaker reopens every half minute while a provider is down: one notice per config per hour.
-        const hour = Math.floor(Date.now() / HOUR_MS);
-        await enqueue(deps, Number(config.account_id), 'provider.failing', `provider.failing:${e.configId}:${hour}`, {
-          config: config.name,
-          failures: e.failures,
+        const key = `provider.failing:${e.configId}:${Math.floor(Date.now() / HOUR_MS)}`;
+        await once(key, async () => {
+          const config = await q.findConfigOwner(deps.db, e.configId);
+          if (!config) return undefined;
+          return enqueue(deps, Number(config.account_id), 'provider.failing', key, { config: config.name, failures: e.failures });
         });
       }),
     ),
     hookEvents.on('limit.reached', (e) =>
       run('limit.reached', async () => {
-        const config = await q.findConfigOwner(deps.db, e.configId);
-        if (!config) return;
-        const accountId = Number(config.account_id);
-        const language = await accountLanguage(deps.db, accountId);
-        await enqueue(deps, accountId, 'limit.reached', `limit.reached:${e.configId}:${e.period}`, {
-          config: config.name,
-          limit: limitWord(language, e.limit),
+        const key = `limit.reached:${e.configId}:${e.period}`;
+        await once(key, async () => {
+          const config = await q.findConfigOwner(deps.db, e.configId);
+          if (!config) return undefined;
+          const accountId = Number(config.account_id);
+          const language = await accountLanguage(deps.db, accountId);
+          return enqueue(deps, accountId, 'limit.reached', key, { config: config.name, limit: limitWord(language, e.limit) });
         });
       }),
     ),
     hookEvents.on('balance.checked', (e) =>
       run('balance.checked', async () => {
-        const threshold = (await q.findSettings(deps.db, e.accountId))?.balance_threshold ?? null;
-        if (threshold === null || !(e.amount < threshold)) return;
-        const config = await q.findConfigOwner(deps.db, e.configId);
-        if (!config || Number(config.account_id) !== e.accountId) return;
         // At most one low-balance notice per config a day.
-        await enqueue(deps, e.accountId, 'balance.low', `balance.low:${e.configId}:${dayOf(Date.now())}`, {
-          config: config.name,
-          amount: e.amount,
-          currency: e.currency ?? '',
-          threshold,
+        const key = `balance.low:${e.configId}:${dayOf(Date.now())}`;
+        await once(key, async () => {
+          const threshold = (await q.findSettings(deps.db, e.accountId))?.balance_threshold ?? null;
+          if (threshold === null || !(e.amount < threshold)) return undefined;
+          const config = await q.findConfigOwner(deps.db, e.configId);
+          if (!config || Number(config.account_id) !== e.accountId) return undefined;
+          return enqueue(deps, e.accountId, 'balance.low', key, {
+            config: config.name,
+            amount: e.amount,
+            currency: e.currency ?? '',
+            threshold,
+          });
         });
       }),
     ),

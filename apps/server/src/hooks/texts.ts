@@ -7,7 +7,7 @@ const TEXTS: Record<Language, Record<NotifyEvent | 'test', string>> = {
   en: {
     test: 'Test notification from Herald: this channel will receive the events you chose.',
     'campaign.started': 'Campaign "{name}" (#{id}) started sending.',
-    'campaign.finished': 'Campaign "{name}" (#{id}) has finished.',
+    'campaign.finished': 'Campaign "{name}" (#{id}) has finished: {sent} sent, {failed} failed.',
     'campaign.autoPaused':
       'Campaign "{name}" (#{id}) was paused automatically: {failed} of its last {settled} messages failed. Check its provider configs, then resume it.',
     'provider.failing':
@@ -18,7 +18,7 @@ const TEXTS: Record<Language, Record<NotifyEvent | 'test', string>> = {
   ru: {
     test: 'Тестовое уведомление Herald: в этот канал будут приходить выбранные вами события.',
     'campaign.started': 'Рассылка «{name}» (#{id}) начала отправку.',
-    'campaign.finished': 'Рассылка «{name}» (#{id}) завершена.',
+    'campaign.finished': 'Рассылка «{name}» (#{id}) завершена: отправлено {sent}, не отправлено {failed}.',
     'campaign.autoPaused':
       'Рассылка «{name}» (#{id}) автоматически приостановлена: {failed} из последних {settled} сообщений не отправлены. Проверьте конфигурации провайдеров и возобновите её.',
     'provider.failing':
@@ -30,7 +30,7 @@ const TEXTS: Record<Language, Record<NotifyEvent | 'test', string>> = {
   uk: {
     test: 'Тестове сповіщення Herald: у цей канал надходитимуть обрані вами події.',
     'campaign.started': 'Розсилка «{name}» (#{id}) почала надсилання.',
-    'campaign.finished': 'Розсилку «{name}» (#{id}) завершено.',
+    'campaign.finished': 'Розсилку «{name}» (#{id}) завершено: надіслано {sent}, не надіслано {failed}.',
     'campaign.autoPaused':
       'Розсилку «{name}» (#{id}) автоматично призупинено: {failed} з останніх {settled} повідомлень не надіслано. Перевірте конфігурації провайдерів і відновіть її.',
     'provider.failing':

@@ -289,7 +289,7 @@ describe('notifications from the engine', () => {
     expect(posts).toHaveLength(4);
     for (const post of posts)
       expect(post.body).toEqual({ text: expect.stringMatching(/Campaign "Autumn 30" \(#\d+\)/), username: 'Herald bot' });
-    expect(posts.map((post) => post.body.text)).toContain(`Campaign "Autumn 30" (#${ids[0]}) has finished.`);
+    expect(posts.map((post) => post.body.text)).toContain(`Campaign "Autumn 30" (#${ids[0]}) has finished: 30 sent, 0 failed.`);
 
     const hangingLog = await until(
       'the hanging endpoint to time out',
