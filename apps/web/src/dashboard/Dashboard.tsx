@@ -179,7 +179,7 @@ export default function Dashboard() {
         <Typography.Text type="secondary">{t(`profile.${user?.profile ?? 'site'}`)}</Typography.Text>
       </div>
       <Row gutter={[16, 16]}>
-        <Col flex="1 1 240px">
+        <Col flex="1 1 180px">
           <Tile
             testId="dashboard-server-status"
             title={t('server.title')}
@@ -194,7 +194,7 @@ export default function Dashboard() {
             }
           />
         </Col>
-        <Col flex="1 1 240px">
+        <Col flex="1 1 180px">
           <Tile
             testId="dashboard-configs"
             title={t('configs.title')}
@@ -219,7 +219,7 @@ export default function Dashboard() {
             hint={<Hint to="/configs/providers">{t(configTotal === 0 ? 'configs.hintEmpty' : 'configs.hint')}</Hint>}
           />
         </Col>
-        <Col flex="1 1 240px">
+        <Col flex="1 1 180px">
           <Tile
             testId="dashboard-campaigns"
             title={t('campaigns.title')}
@@ -242,7 +242,7 @@ export default function Dashboard() {
             }
           />
         </Col>
-        <Col flex="1 1 240px">
+        <Col flex="1 1 180px">
           <Tile
             testId="dashboard-messages-today"
             title={t('messages.title')}
@@ -259,7 +259,7 @@ export default function Dashboard() {
             }
           />
         </Col>
-        <Col flex="1 1 240px">
+        <Col flex="1 1 180px">
           <Tile
             testId="dashboard-delivery"
             title={t('delivery.title')}

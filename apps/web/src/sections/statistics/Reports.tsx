@@ -235,7 +235,7 @@ export default function Reports({ channel }: { channel: StatisticsChannel }) {
 
       <Row gutter={[16, 16]}>
         {totals.map((entry) => (
-          <Col key={entry.key} xs={12} md={8} xl={4}>
+          <Col key={entry.key} flex="1 1 140px">
             <Card size="small" data-testid={`reports-total-${entry.key}`}>
               <Statistic
                 title={t(`reports.totals.${entry.key}`)}
@@ -246,7 +246,7 @@ export default function Reports({ channel }: { channel: StatisticsChannel }) {
             </Card>
           </Col>
         ))}
-        <Col xs={12} md={8} xl={4}>
+        <Col flex="1 1 140px">
           <Card size="small" data-testid="reports-total-deliveryRate">
             <Statistic
               title={t('reports.deliveryRate')}
@@ -256,7 +256,7 @@ export default function Reports({ channel }: { channel: StatisticsChannel }) {
           </Card>
         </Col>
         {channel === 'email' && (
-          <Col xs={12} md={8} xl={4}>
+          <Col flex="1 1 140px">
             <Card size="small" data-testid="reports-total-readRate">
               <Statistic
                 title={t('reports.readRate')}
