@@ -11,6 +11,7 @@ import type { DatabaseHandle } from '../db/database.js';
 
 const WINDOW_SECONDS = 1;
 const KEY_PREFIX = 'api-key';
+const READY_WAIT_MS = 5000;
 
 type Limiter = RateLimiterMemory | RateLimiterRedis | RateLimiterPostgres;
 
@@ -21,6 +22,7 @@ export class KeyRateLimiter {
   private constructor(
     private readonly make: (points: number) => Limiter,
     private readonly closeStore: () => Promise<void>,
+    private readonly storeReady: () => Promise<void> = async () => {},
   ) {}
 
   static create(config: Config, database: DatabaseHandle): KeyRateLimiter {
@@ -41,6 +43,16 @@ export class KeyRateLimiter {
         async () => {
           redis.disconnect();
         },
+        () =>
+          redis.status === 'ready'
+            ? Promise.resolve()
+            : new Promise<void>((resolve) => {
+                const timer = setTimeout(resolve, READY_WAIT_MS);
+                redis.once('ready', () => {
+                  clearTimeout(timer);
+                  resolve();
+                });
+              }),
       );
     }
     if (database.dialect === 'postgres' && config.databaseUrl) {
@@ -85,6 +97,11 @@ export class KeyRateLimiter {
       if (rejection instanceof RateLimiterRes) return Math.max(rejection.msBeforeNext, 1);
       throw rejection;
     }
+  }
+
+  /** Resolves once the shared store is reachable (or after a few seconds), so the first requests are counted there. */
+  ready(): Promise<void> {
+    return this.storeReady();
   }
 
   close(): Promise<void> {

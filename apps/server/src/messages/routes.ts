@@ -16,6 +16,7 @@ const BATCH_BODY_LIMIT = 32 * 1024 * 1024;
 
 export const messageRoutes: FastifyPluginAsyncTypebox<MessageRoutesDeps> = async (app, deps) => {
   app.decorateRequest('apiKey', null);
+  await deps.limiter.ready();
   const sending = { db: deps.db, writer: new MessageWriter(deps.db) };
   const tags = ['messages'];
   const security = [{ apiKey: [] }];
