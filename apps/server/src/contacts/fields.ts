@@ -88,6 +88,11 @@ export function isCountryCode(value: string): boolean {
   return /^[A-Z]{2}$/.test(value) && isSupportedCountry(value);
 }
 
+/** Text as search compares it: lower case by Unicode's rules, the same for the stored name and the term. */
+export function foldForSearch(value: string): string {
+  return value.toLowerCase();
+}
+
 /** Spreadsheets run cells starting with these as formulas; exports prefix them with an apostrophe. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 

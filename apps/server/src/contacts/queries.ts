@@ -14,6 +14,7 @@ import {
 } from 'kysely';
 import type { Db, Dialect } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import { foldForSearch } from './fields.js';
 import type { StagedBatch } from './import/reader.js';
 import type { ImportsTable } from './tables.js';
 
@@ -181,11 +182,11 @@ export interface ContactFilter {
   value?: string | undefined;
 }
 
-function searchCondition(dialect: Dialect, search: string): Expression<SqlBool> {
+function searchCondition(search: string): Expression<SqlBool> {
   const term = search.trim();
   const options: Expression<SqlBool>[] = [
     sql<SqlBool>`email like ${containing(term.toLowerCase())} escape '\\'`,
-    textContains(dialect, 'name', term),
+    sql<SqlBool>`name_folded like ${containing(foldForSearch(term))} escape '\\'`,
   ];
   const digits = term.replace(/\D/g, '');
   if (/^[+\d\s().-]+$/.test(term) && digits.length >= 3) options.push(sql<SqlBool>`phone like ${containing(digits)}`);
@@ -202,7 +203,7 @@ function contactScope(dialect: Dialect, accountId: number, listId: number, filte
   return (eb: ExpressionBuilder<Database, 'contacts'>) => {
     const conditions: Expression<SqlBool>[] = [eb('account_id', '=', accountId), eb('list_id', '=', listId)];
     if (filter.status) conditions.push(eb('status', '=', filter.status));
-    if (filter.search?.trim()) conditions.push(searchCondition(dialect, filter.search));
+    if (filter.search?.trim()) conditions.push(searchCondition(filter.search));
     if (filter.attribute) {
       const value = attributeValue(dialect, filter.attribute);
       conditions.push(filter.value === undefined ? sql<SqlBool>`${value} is not null` : sql<SqlBool>`${value} = ${filter.value}`);
@@ -303,6 +304,10 @@ export interface ContactValues {
   attributes: string;
 }
 
+function foldedName(values: ContactValues) {
+  return { name_folded: values.name === null ? null : foldForSearch(values.name) };
+}
+
 export async function insertContact(
   db: Db,
   accountId: number,
@@ -312,7 +317,7 @@ export async function insertContact(
 ): Promise<number> {
   const row = await db
     .insertInto('contacts')
-    .values({ ...values, account_id: accountId, list_id: listId, created_at: now, updated_at: now })
+    .values({ ...values, ...foldedName(values), account_id: accountId, list_id: listId, created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
@@ -328,7 +333,7 @@ export async function updateContact(
 ): Promise<void> {
   await db
     .updateTable('contacts')
-    .set({ ...values, updated_at: now })
+    .set({ ...values, ...foldedName(values), updated_at: now })
     .where('account_id', '=', accountId)
     .where('list_id', '=', listId)
     .where('id', '=', id)
@@ -530,10 +535,10 @@ export async function createStagingTable(db: Db, dialect: Dialect, importId: num
   // On SQLite the line is the rowid, so rows are stored and scanned in file order for free; PostgreSQL's unlogged table skips the WAL.
   if (dialect === 'sqlite') {
     await sql`create table ${table} (line integer primary key, email text, phone text, country text, name text,
-      language text, time_zone text, status text, attributes text)`.execute(db);
+      language text, time_zone text, status text, attributes text, name_folded text)`.execute(db);
   } else {
     await sql`create unlogged table ${table} (line bigint not null, email text collate "C", phone text collate "C",
-      country text, name text, language text, time_zone text, status text, attributes text)`.execute(db);
+      country text, name text, language text, time_zone text, status text, attributes text, name_folded text)`.execute(db);
   }
 }
 
@@ -550,18 +555,19 @@ export async function refreshStatistics(db: Db, dialect: Dialect): Promise<void>
 }
 
 /**
- * A batch as rows (line, email, phone, country, name, language, time_zone, status, attributes) in file order.
+ * A batch as rows (line, email, phone, country, name, language, time_zone, status, attributes, name_folded) in file order.
  * jsonb_each parses the JSON once and hands each row over in binary form, so the nine ->> do not parse it again.
  */
 function batchRows(dialect: Dialect, batch: StagedBatch) {
   if (dialect === 'sqlite') {
     return sql`select value ->> 0 as line, value ->> 1 as email, value ->> 2 as phone, value ->> 3 as country,
-      value ->> 4 as name, value ->> 5 as language, value ->> 6 as time_zone, value ->> 7 as status, value ->> 8 as attributes
+      value ->> 4 as name, value ->> 5 as language, value ->> 6 as time_zone, value ->> 7 as status, value ->> 8 as attributes,
+      value ->> 9 as name_folded
       from jsonb_each(${batch.sqliteJson})`;
   }
   const [lines, ...texts] = batch.postgresColumns!;
   return sql`select * from unnest(${lines}::bigint[], ${sql.join(texts.map((literal) => sql`${literal}::text[]`))})
-    as s(line, email, phone, country, name, language, time_zone, status, attributes)`;
+    as s(line, email, phone, country, name, language, time_zone, status, attributes, name_folded)`;
 }
 
 /** One statement per batch, reading the batch as the reader thread wrote it. */
@@ -601,10 +607,10 @@ async function countStaged(db: Db, importId: number): Promise<number> {
  * PostgreSQL staging table only ever appended to (rows updated in it move to its end).
  */
 function insertNew(job: MergeJob, rows: RawBuilder<unknown>, sorted = true) {
-  return sql`insert into contacts (account_id, list_id, email, phone, country, name, language, time_zone, status, attributes,
-      created_at, updated_at)
-    select cast(${job.accountId} as bigint), cast(${job.listId} as bigint), email, phone, country, name, language, time_zone,
-      coalesce(status, 'active'), coalesce(attributes, '{}'), cast(${job.now} as bigint), cast(${job.now} as bigint)
+  return sql`insert into contacts (account_id, list_id, email, phone, country, name, name_folded, language, time_zone, status,
+      attributes, created_at, updated_at)
+    select cast(${job.accountId} as bigint), cast(${job.listId} as bigint), email, phone, country, name, name_folded, language,
+      time_zone, coalesce(status, 'active'), coalesce(attributes, '{}'), cast(${job.now} as bigint), cast(${job.now} as bigint)
     from (${rows}) as s where true ${sorted ? sql`order by line` : sql``}
     on conflict do nothing`;
 }
@@ -644,7 +650,8 @@ function mergedAttributes(dialect: Dialect) {
 
 /** Fields the row gives replace the contact's; fields it leaves empty keep theirs. */
 function updatedFields(dialect: Dialect, job: MergeJob) {
-  return sql`name = coalesce(s.name, contacts.name), language = coalesce(s.language, contacts.language),
+  return sql`name = coalesce(s.name, contacts.name), name_folded = coalesce(s.name_folded, contacts.name_folded),
+    language = coalesce(s.language, contacts.language),
     time_zone = coalesce(s.time_zone, contacts.time_zone), status = coalesce(s.status, contacts.status),
     attributes = ${mergedAttributes(dialect)}, updated_at = cast(${job.now} as bigint)`;
 }

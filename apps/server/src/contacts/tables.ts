@@ -30,6 +30,8 @@ export interface ContactsTable {
   /** ISO 3166 alpha-2 code of the phone number. */
   country: Generated<string | null>;
   name: Generated<string | null>;
+  /** The name folded for case-insensitive search (foldForSearch). */
+  name_folded: Generated<string | null>;
   /** ISO 639-1 code. */
   language: Generated<string | null>;
   /** IANA zone name. */

@@ -6,6 +6,7 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { ErrorKey, Language } from '@herald/shared';
 import type { Dialect } from '../../db/database.js';
+import { foldForSearch } from '../fields.js';
 import { compileMapping, type Mapping, normaliseRecord, type RowFailure, type StagedRow } from './normalise.js';
 import { openRecordBatches, type ReadSettings, UnreadableFileError } from './parse.js';
 import { ReportWriter } from './report.js';
@@ -73,7 +74,11 @@ function arrayElement(value: string | number | null): string {
   return `"${value.replace(/[\\"]/g, '\\$&')}"`;
 }
 
-function stagedBatch(dialect: Dialect, rows: StagedRow[]): StagedBatch {
+/** The staged row with the name folded for search (foldForSearch) as its last column. */
+type BatchRow = [...StagedRow, nameFolded: string | null];
+
+function stagedBatch(dialect: Dialect, staged: StagedRow[]): StagedBatch {
+  const rows = staged.map((row): BatchRow => [...row, row[4] === null ? null : foldForSearch(row[4])]);
   const batch: StagedBatch = { count: rows.length, lastLine: rows[rows.length - 1]![0] };
   if (dialect === 'sqlite') {
     batch.sqliteJson = JSON.stringify(rows);

@@ -11,6 +11,7 @@ import { api } from './0008_api.js';
 import { statistics } from './0009_statistics.js';
 import { settings } from './0010_settings.js';
 import { campaignFallback } from './0011_campaign_fallback.js';
+import { contactsFoldedName } from './0012_contacts_folded_name.js';
 
 export const migrations: Record<string, PortableMigration> = {
   '0001_accounts': accounts,
@@ -24,4 +25,5 @@ export const migrations: Record<string, PortableMigration> = {
   '0009_statistics': statistics,
   '0010_settings': settings,
   '0011_campaign_fallback': campaignFallback,
+  '0012_contacts_folded_name': contactsFoldedName,
 };
