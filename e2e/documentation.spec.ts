@@ -115,6 +115,17 @@ test('try-it sends a real message with the user’s API key and shows the 202 an
   await details.getByTestId('try-it-send').click();
   await expect.poll(async () => (JSON.parse((await answer.textContent()) ?? '{}') as { id?: number }).id).toBeGreaterThan(id);
 
+  // The read operation offers the message just sent, and shows it with its history.
+  const read = page.locator('.ant-collapse-item').filter({ has: page.locator('[data-operation="GET /api/v1/messages/{id}"]') });
+  await read.getByTestId('operation').click();
+  const second = (JSON.parse((await answer.textContent()) ?? '{}') as { id: number }).id;
+  await read.getByTestId('try-it-last-id').click();
+  await expect(read.getByTestId('try-it-param-id')).toHaveValue(String(second));
+  await read.getByTestId('try-it-send').click();
+  await expect(read.getByTestId('try-it-status')).toContainText('200');
+  await expect(read.getByTestId('try-it-response-body')).toContainText(`"id": ${second}`);
+  await expect(read.getByTestId('try-it-response-body')).toContainText('"history": [');
+
   // The key survives a reload (sessionStorage).
   await page.reload();
   await expect(page.getByTestId('doc-api-key')).toHaveValue(key);

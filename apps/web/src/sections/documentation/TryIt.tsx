@@ -3,7 +3,7 @@ import { KeyOutlined, ReloadOutlined, SendOutlined } from '@ant-design/icons';
 import { Alert, Button, Flex, Form, Input, Space, Tag, Typography, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApiKey } from './apiKeyStore';
+import { rememberMessageId, useApiKey, useLastMessageId } from './apiKeyStore';
 import { CodeBlock } from './CodeBlock';
 import { buildPath, exampleBody, exampleParameter, type OpenApiDocument, type OperationEntry } from './openapi';
 
@@ -19,6 +19,17 @@ interface Answer {
 function newIdempotencyKey(): string {
   if (window.isSecureContext && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The id in a send's answer: the message's own, or the first of a batch. */
+function sentMessageId(body: string): number | undefined {
+  try {
+    const parsed = JSON.parse(body) as { id?: unknown; messages?: { id?: unknown }[] };
+    const id = parsed.id ?? parsed.messages?.[0]?.id;
+    return typeof id === 'number' ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const OWN_HEADERS = new Set(['authorization', 'x-api-key', 'idempotency-key']);
@@ -70,6 +81,7 @@ export function TryIt({ document, entry }: { document: OpenApiDocument; entry: O
   const { t } = useTranslation('documentation');
   const { token } = theme.useToken();
   const [apiKey] = useApiKey();
+  const lastMessageId = useLastMessageId();
   // Credentials and the idempotency key have fields of their own.
   const parameters = (entry.operation.parameters ?? []).filter(
     (parameter) => parameter.in !== 'cookie' && !(parameter.in === 'header' && OWN_HEADERS.has(parameter.name.toLowerCase())),
@@ -116,7 +128,10 @@ export function TryIt({ document, entry }: { document: OpenApiDocument; entry: O
         body: hasBody ? body : null,
         credentials: 'omit',
       });
-      setAnswer(await readAnswer(response, started));
+      const received = await readAnswer(response, started);
+      setAnswer(received);
+      const sentId = response.status === 202 ? sentMessageId(received.body) : undefined;
+      if (sentId !== undefined) rememberMessageId(sentId);
     } catch (error) {
       setFailure(t('tryIt.networkError', { reason: error instanceof Error ? error.message : String(error) }));
     } finally {
@@ -146,6 +161,22 @@ export function TryIt({ document, entry }: { document: OpenApiDocument; entry: O
               </Space>
             }
             required={parameter.required}
+            extra={
+              parameter.in === 'path' &&
+              parameter.name === 'id' &&
+              lastMessageId !== undefined &&
+              values.id !== String(lastMessageId) && (
+                <Button
+                  type="link"
+                  size="small"
+                  data-testid="try-it-last-id"
+                  style={{ paddingInline: 0 }}
+                  onClick={() => setValues((current) => ({ ...current, id: String(lastMessageId) }))}
+                >
+                  {t('tryIt.useLastId', { id: lastMessageId })}
+                </Button>
+              )
+            }
           >
             <Input
               data-testid={`try-it-param-${parameter.name}`}

@@ -39,3 +39,22 @@ function subscribe(listener: () => void): () => void {
 export function useApiKey(): [string, (value: string) => void] {
   return [useSyncExternalStore(subscribe, snapshot), setApiKey];
 }
+
+/** The id of the last message a try-it panel sent on this page, offered to the panels that read a message. */
+let lastMessageId: number | undefined;
+const messageListeners = new Set<() => void>();
+
+export function rememberMessageId(id: number): void {
+  lastMessageId = id;
+  for (const listener of messageListeners) listener();
+}
+
+export function useLastMessageId(): number | undefined {
+  return useSyncExternalStore(
+    (listener) => {
+      messageListeners.add(listener);
+      return () => messageListeners.delete(listener);
+    },
+    () => lastMessageId,
+  );
+}
