@@ -65,6 +65,15 @@ export async function countAccounts(db: Db): Promise<number> {
   return Number(row.count);
 }
 
+export async function countAdmins(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('is_admin', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 export interface NewAccount {
   email: string;
   passwordHash: string;

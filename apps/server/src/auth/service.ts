@@ -181,6 +181,8 @@ export async function deleteAccount(deps: AuthDeps, session: SessionContext, con
   if (confirmation.trim().toLowerCase() !== session.email.toLowerCase()) {
     throw invalidField('confirmation', { key: 'account.deleteConfirmation' });
   }
+  // Herald always keeps someone who can see the account list and feedback.
+  if (session.roles.includes('admin') && (await q.countAdmins(deps.db)) <= 1) throw new AppError(409, 'account.lastAdmin');
   const files = await q.accountFiles(deps.db, session.accountId);
   await q.deleteAccountData(deps.db, deps.dialect, session.accountId, session.email);
   const root = path.resolve(deps.dataDir);
