@@ -11,7 +11,7 @@ import { groupOperations, type OpenApiDocument, type OperationEntry, type TagGro
 import { WEBHOOK_PYTHON } from './samples';
 import { ApiKeyField } from './TryIt';
 
-export const OPENAPI_URL = '/api/openapi.json';
+const OPENAPI_URL = '/api/openapi.json';
 
 function matches(entry: OperationEntry, tag: string, search: string): boolean {
   if (!search) return true;

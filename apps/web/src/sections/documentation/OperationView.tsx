@@ -15,7 +15,7 @@ import { SchemaView } from './SchemaView';
 import { SAMPLE_LANGUAGES, sample } from './samples';
 import { TryIt } from './TryIt';
 
-export const METHOD_COLORS: Record<string, string> = {
+const METHOD_COLORS: Record<string, string> = {
   get: 'blue',
   post: 'green',
   put: 'orange',

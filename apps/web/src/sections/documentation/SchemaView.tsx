@@ -79,7 +79,7 @@ function propertyRows(document: OpenApiDocument, schema: JsonSchema, prefix: str
   });
 }
 
-export function schemaRows(document: OpenApiDocument, input: JsonSchema, t: TFunction): SchemaRow[] {
+function schemaRows(document: OpenApiDocument, input: JsonSchema, t: TFunction): SchemaRow[] {
   const resolved = resolveSchema(document, input) ?? {};
   const nested = nestedObject(document, resolved);
   const { schema } = withoutNull(resolved);

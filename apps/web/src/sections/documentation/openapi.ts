@@ -1,5 +1,5 @@
 /** The part of OpenAPI 3.1 the documentation reads, and how it orders, names and exemplifies operations (no React, no I/O). */
-export const PUBLIC_API_PREFIX = '/api/v1/';
+const PUBLIC_API_PREFIX = '/api/v1/';
 
 export interface JsonSchema {
   type?: string | string[];
@@ -73,7 +73,7 @@ export interface OpenApiDocument {
   security?: Record<string, string[]>[];
 }
 
-export const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'] as const;
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export interface OperationEntry {
@@ -208,7 +208,7 @@ function exampleString(schema: JsonSchema, name: string): string {
 }
 
 /** A small example value: declared examples first, otherwise the required properties with plausible values. */
-export function exampleFromSchema(document: OpenApiDocument, input: JsonSchema | undefined, name = '', depth = 0): unknown {
+function exampleFromSchema(document: OpenApiDocument, input: JsonSchema | undefined, name = '', depth = 0): unknown {
   const resolved = resolveSchema(document, input);
   if (!resolved || depth > 6) return undefined;
   if (resolved.examples?.length) return resolved.examples[0];

@@ -30,7 +30,7 @@ function isIdentifier(key: string): boolean {
 }
 
 /** JSON as a JavaScript literal: unquoted keys where allowed, single quotes, two-space indent. */
-export function toJavaScript(value: unknown, level: number): string {
+function toJavaScript(value: unknown, level: number): string {
   const pad = '  '.repeat(level + 1);
   const end = '  '.repeat(level);
   if (Array.isArray(value)) {
@@ -53,7 +53,7 @@ function quote(text: string): string {
 }
 
 /** JSON as a Python literal (True/False/None), four-space indent. */
-export function toPython(value: unknown, level: number): string {
+function toPython(value: unknown, level: number): string {
   const pad = '    '.repeat(level + 1);
   const end = '    '.repeat(level);
   if (Array.isArray(value)) {
