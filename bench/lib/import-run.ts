@@ -25,6 +25,9 @@ export interface ImportFigures {
   /** Of importSeconds: reading and staging the file, then the final transaction. */
   readSeconds: number;
   saveSeconds: number;
+  /** Per row: the reader thread at work (parse, check, normalise, serialise) and the runner writing batches. */
+  readerMicrosPerRow: number;
+  writeMicrosPerRow: number;
   rowsPerSecond: number;
   /** CPU of this process (both threads; on SQLite all the database work too) per row: the figure load does not skew. */
   cpuMicrosPerRow: number;
@@ -114,7 +117,7 @@ const [finished, importMs] = await timed(async () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 });
-const { readMs } = (await importDone) as { readMs: number };
+const { readMs, readerBusyMs, writeMs } = (await importDone) as { readMs: number; readerBusyMs: number; writeMs: number };
 if (finished.status !== 'done') throw new Error(`import ended ${finished.status}: ${JSON.stringify(finished.error)}`);
 
 const pageTimes: number[] = [];
@@ -132,6 +135,8 @@ const figures: ImportFigures = {
   importSeconds: importMs / 1000,
   readSeconds: readMs / 1000,
   saveSeconds: (importMs - readMs) / 1000,
+  readerMicrosPerRow: (readerBusyMs * 1000) / finished.rowsDone,
+  writeMicrosPerRow: (writeMs * 1000) / finished.rowsDone,
   rowsPerSecond: Math.round(finished.rowsDone / (importMs / 1000)),
   cpuMicrosPerRow: cpuMicros(process.cpuUsage(cpuBefore)) / finished.rowsDone,
   // maxRSS is in kilobytes and covers this process's whole life: migration, upload, import and queries.

@@ -3,6 +3,7 @@
  * core of their own while the runner writes to the database: it checks every record, writes the report of
  * invalid rows, and hands the valid ones over in batches, never more than two ahead of the runner.
  */
+import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { ErrorKey, Language } from '@herald/shared';
 import type { Dialect } from '../../db/database.js';
@@ -60,7 +61,8 @@ export interface StagedBatch {
 
 export type ReaderMessage =
   | { type: 'rows'; batch: StagedBatch; progress: ReaderProgress }
-  | { type: 'done'; progress: ReaderProgress }
+  /** busyMs: the reader thread's working (not waiting) time, for the log. */
+  | { type: 'done'; progress: ReaderProgress; busyMs: number }
   /** key is null for a failure of Herald's own rather than of the file. */
   | { type: 'failed'; progress: ReaderProgress; key: ErrorKey | null; params: Record<string, string | number>; message: string };
 
@@ -158,7 +160,8 @@ async function read(job: ReaderJob, port: NonNullable<typeof parentPort>): Promi
     if (batch.length > 0 && !stopped) await handOver();
     progress.bytesRead = reader.bytesRead();
     await report.close();
-    port.postMessage({ type: 'done', progress } satisfies ReaderMessage);
+    const busyMs = Math.round(performance.eventLoopUtilization().active);
+    port.postMessage({ type: 'done', progress, busyMs } satisfies ReaderMessage);
   } catch (error) {
     await report.close();
     const known = error instanceof UnreadableFileError;

@@ -65,6 +65,9 @@ class ReaderFailed extends Error {
 class JobState {
   progress: ReaderProgress = { rowsDone: 0, invalid: 0, invalidSample: [], bytesRead: 0 };
   cancelRequested = false;
+  /** Where the time went, for the log: the reader thread at work, and this thread writing batches. */
+  readerBusyMs = 0;
+  writeMs = 0;
 
   constructor(private readonly sizeBytes: number) {}
 
@@ -179,8 +182,10 @@ export class ImportRunner {
       await q.dropStagingTable(db, job.importId);
     }
     if (merged) {
-      const [readMs, saveMs] = [savingAt - startedAt, performance.now() - savingAt].map(Math.round);
-      this.deps.log.info({ importId: job.importId, rows: state.progress.rowsDone, readMs, saveMs }, 'import done');
+      const [readMs, saveMs, writeMs] = [savingAt - startedAt, performance.now() - savingAt, state.writeMs].map(Math.round);
+      const { readerBusyMs } = state;
+      const rows = state.progress.rowsDone;
+      this.deps.log.info({ importId: job.importId, rows, readMs, saveMs, readerBusyMs, writeMs }, 'import done');
       // The import is done whatever happens from here: this only tidies up.
       await rm(job.filePath, { force: true });
       await q.refreshStatistics(db, dialect);
@@ -221,10 +226,13 @@ export class ImportRunner {
         state.progress = message.progress;
         if (message.type === 'failed') throw new ReaderFailed(message);
         if (message.type === 'done') {
+          state.readerBusyMs = message.busyMs;
           ended = true;
           break;
         }
+        const writing = performance.now();
         await write(message.batch);
+        state.writeMs += performance.now() - writing;
         reader.postMessage({ type: 'written' } satisfies RunnerMessage);
         if (state.cancelRequested) throw new ImportCancelled();
         if (this.#closing) throw new RunnerClosing();
