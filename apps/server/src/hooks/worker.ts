@@ -36,6 +36,7 @@ export class HookWorker {
   private again = false;
   private lastPrune = 0;
   private lastBalances = 0;
+  private balancing: Promise<void> | undefined;
 
   constructor(private readonly options: HookWorkerOptions) {}
 
@@ -48,6 +49,7 @@ export class HookWorker {
     clearInterval(this.timer);
     this.timer = undefined;
     await this.running;
+    await this.balancing;
   }
 
   /** A delivery was queued: run now rather than at the next poll. */
@@ -77,13 +79,25 @@ export class HookWorker {
       this.lastPrune = now;
       await q.pruneDeliveries(db, now - KEEP_LOG_MS);
     }
-    if (this.options.checkBalances && now - this.lastBalances > BALANCE_EVERY_MS) {
+    const check = this.options.checkBalances;
+    if (check && now - this.lastBalances > BALANCE_EVERY_MS && !this.balancing) {
       this.lastBalances = now;
-      for (const accountId of await q.accountsWatchingBalance(db)) {
-        await this.options
-          .checkBalances(accountId)
-          .catch((error: unknown) => this.options.log?.warn({ err: error, accountId }, 'balance check failed'));
+      // Vendors can be slow to answer: deliveries do not wait for the balance round.
+      this.balancing = this.checkBalances(check).finally(() => {
+        this.balancing = undefined;
+      });
+    }
+  }
+
+  private async checkBalances(check: (accountId: number) => Promise<unknown>): Promise<void> {
+    try {
+      for (const accountId of await q.accountsWatchingBalance(this.options.db)) {
+        await check(accountId).catch((error: unknown) =>
+          this.options.log?.warn({ err: error, accountId }, 'balance check failed'),
+        );
       }
+    } catch (error) {
+      this.options.log?.error({ err: error }, 'balance round failed');
     }
   }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CampaignContent } from '../../src/campaigns/content.js';
 import { Dispatcher } from '../../src/engine/dispatcher.js';
 import { HookWorker, MAX_DELIVERY_ATTEMPTS } from '../../src/hooks/worker.js';
+import { balances, listConfigs } from '../../src/providers/service.js';
 import { accountIdOf } from '../engine/helpers.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
@@ -442,5 +443,41 @@ describe('notifications from the engine', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await deliveries(above)).toEqual([]);
+  });
+
+  it('reads the balances of accounts that watch them in the background, without being asked', async () => {
+    const account = await newAccount();
+    await saveHooks(account, { slackUrl: slack.url('/ok-balance-round'), events: ['balance.low'], balanceThreshold: 5000 });
+    const deps = { db: t.database.db, pool: t.app.channels, secretKey: t.config.secret };
+    const rounds: number[] = [];
+    const balanceWorker = new HookWorker({
+      db: t.database.db,
+      secretKey: t.config.secret,
+      pollMs: 100,
+      checkBalances: async (accountId) => {
+        rounds.push(accountId);
+        const configs = await listConfigs(deps, accountId);
+        await balances(
+          deps,
+          accountId,
+          configs.map((config) => config.id),
+        );
+      },
+    });
+    balanceWorker.start();
+    try {
+      const log = await until(
+        'the background balance notice',
+        () => deliveries(account),
+        (items) => items.length === 2,
+      );
+      expect(log.map((item) => item.text).sort()).toEqual([
+        'The balance of provider config "Sandbox SMS" is 1000 SBX, under your threshold of 5000.',
+        'The balance of provider config "Sandbox e-mail" is 1000 SBX, under your threshold of 5000.',
+      ]);
+      expect(rounds).toContain(account.accountId);
+    } finally {
+      await balanceWorker.stop();
+    }
   });
 });
