@@ -13,11 +13,22 @@ export interface MessageRoutesDeps extends ApiKeyAuthDeps {
 
 /** A full batch of rich HTML is far over the console's default body limit. */
 const BATCH_BODY_LIMIT = 32 * 1024 * 1024;
+/** Longest an accepted message waits for the engine to look (it also polls on its own). */
+const WAKE_MS = 20;
 
 export const messageRoutes: FastifyPluginAsyncTypebox<MessageRoutesDeps> = async (app, deps) => {
   app.decorateRequest('apiKey', null);
   await deps.limiter.ready();
   const sending = { db: deps.db, writer: new MessageWriter(deps.db) };
+  // The engine is woken at most once per WAKE_MS: a burst of calls is claimed in batches, not one claim per call.
+  let wakeTimer: NodeJS.Timeout | undefined;
+  const wakeEngine = () => {
+    wakeTimer ??= setTimeout(() => {
+      wakeTimer = undefined;
+      deps.notify();
+    }, WAKE_MS);
+  };
+  app.addHook('onClose', async () => clearTimeout(wakeTimer));
   const tags = ['messages'];
   const security = [{ apiKey: [] }];
   // The session guard lets these through; the API key hook is their guard.
@@ -46,7 +57,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<MessageRoutesDeps> = async
         request.body,
         request.headers['idempotency-key'],
       );
-      deps.notify();
+      wakeEngine();
       return reply.status(202).send(answer);
     },
   );
@@ -79,7 +90,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<MessageRoutesDeps> = async
         request.body.messages,
         request.headers['idempotency-key'],
       );
-      deps.notify();
+      wakeEngine();
       return reply.status(202).send(answer);
     },
   );
