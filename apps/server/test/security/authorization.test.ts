@@ -43,6 +43,9 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'GET /api/data/time-zones': 'reference data the sign-up form shows before there is a session',
   'GET /api/data/languages': 'reference data the sign-up form shows before there is a session',
   'GET /api/data/countries': 'reference data the sign-up form shows before there is a session',
+  'GET /api/sso/config': 'the login page asks whether single sign-on is offered and under which name',
+  'GET /api/sso/start': 'redirects to the identity provider; the state it starts is bound to this browser by a cookie',
+  'POST /api/sso/exchange': "authorised by the identity provider's code with the state, nonce and PKCE it started with",
   'GET /t/o/:id/:signature': 'open pixel in sent e-mail; acts only on a valid HMAC signature',
   'GET /t/c/:id/:signature': 'click redirect in sent e-mail; acts only on a valid HMAC signature',
   'GET /t/u/:id/:signature': 'unsubscribe page in sent e-mail; acts only on a valid HMAC signature',
@@ -438,5 +441,32 @@ describe("another account's records", () => {
       expect(res.body, what).not.toContain(a.secret);
     }
     expect(await snapshot(t.database, owner.accountId, CHANGING_TABLES)).toEqual(before);
+  });
+
+  it('filter a query exactly as an id that does not exist would', async () => {
+    const a = ownerRecords;
+    const missing = 999_999;
+    const queries: [string, Record<string, number>][] = [
+      ['/api/data/messages/email', { campaignId: a.sentCampaignId }],
+      ['/api/data/messages/email', { configId: a.sandboxEmailConfigId }],
+      ['/api/data/statistics/email/reports', { category: a.categoryId }],
+      ['/api/data/statistics/email/reports.csv', { category: a.categoryId }],
+    ];
+    for (const [path, params] of queries) {
+      const withForeign = await inject(
+        'GET',
+        `${path}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`,
+        stranger.token,
+      );
+      const withMissing = await inject(
+        'GET',
+        `${path}?${new URLSearchParams(Object.keys(params).map((k) => [k, String(missing)]))}`,
+        stranger.token,
+      );
+      const what = `${path} ${JSON.stringify(params)}`;
+      expect(withForeign.statusCode, what).toBe(withMissing.statusCode);
+      expect(withForeign.body, what).toBe(withMissing.body);
+      expect(withForeign.body, what).not.toContain('reader-a@example.com');
+    }
   });
 });
