@@ -61,7 +61,7 @@ function DeliveryLog() {
       key: 'answer',
       title: t('notifications.log.answer'),
       render: (_, d) => (
-        <Space direction="vertical" size={0}>
+        <Space orientation="vertical" size={0}>
           {d.error ? (
             <Typography.Text type="danger">{d.error}</Typography.Text>
           ) : d.responseStatus !== null ? (
