@@ -57,8 +57,9 @@ try {
     console.log(
       `${dialect}: ${fmt(figures.rows)} imported (${figures.invalid} invalid) in ${figures.importSeconds.toFixed(1)} s = ` +
         `${fmt(figures.rowsPerSecond)} rows/s, ${ratio.toFixed(2)}x baseline, ${figures.cpuMicrosPerRow.toFixed(1)} µs CPU per row in Herald's process (reading ${figures.readSeconds.toFixed(1)} s, ` +
-        `final transaction ${figures.saveSeconds.toFixed(1)} s; per row: reader thread busy ${figures.readerMicrosPerRow.toFixed(1)} µs, ` +
-        `batch writes ${figures.writeMicrosPerRow.toFixed(1)} µs, final transaction ${((figures.saveSeconds * 1e6) / figures.rows).toFixed(1)} µs); ` +
+        `final transaction ${figures.saveSeconds.toFixed(1)} s); per row: reader thread CPU ${figures.readerCpuMicrosPerRow.toFixed(1)} µs, ` +
+        `main thread CPU while reading ${figures.readMainCpuMicrosPerRow.toFixed(1)} µs and in the final transaction ` +
+        `${figures.saveMainCpuMicrosPerRow.toFixed(1)} µs, batch writes ${figures.writeMicrosPerRow.toFixed(1)} µs wall; ` +
         `upload and preview ${figures.uploadSeconds.toFixed(1)} s; ` +
         `peak RSS ${figures.peakRssMb} MB; first page ${figures.firstPageMs.toFixed(1)} ms (then median ${figures.pageMedianMs.toFixed(1)} ms); ` +
         `search ${figures.searchMs.toFixed(0)} ms`,

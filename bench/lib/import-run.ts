@@ -25,8 +25,14 @@ export interface ImportFigures {
   /** Of importSeconds: reading and staging the file, then the final transaction. */
   readSeconds: number;
   saveSeconds: number;
-  /** Per row: the reader thread at work (parse, check, normalise, serialise) and the runner writing batches. */
-  readerMicrosPerRow: number;
+  /**
+   * Per row, from the runner's log: CPU of the reader thread (parse, check, normalise, serialise), CPU of the main
+   * thread while reading (staging on SQLite, handing batches to the driver on PostgreSQL) and in the final
+   * transaction, and the wall time spent writing batches (on PostgreSQL: the server inserting them into the list).
+   */
+  readerCpuMicrosPerRow: number;
+  readMainCpuMicrosPerRow: number;
+  saveMainCpuMicrosPerRow: number;
   writeMicrosPerRow: number;
   rowsPerSecond: number;
   /** CPU of this process (both threads; on SQLite all the database work too) per row: the figure load does not skew. */
@@ -117,7 +123,7 @@ const [finished, importMs] = await timed(async () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 });
-const { readMs, readerBusyMs, writeMs } = (await importDone) as { readMs: number; readerBusyMs: number; writeMs: number };
+const { readMs, readerCpuMs, readCpuMs, saveCpuMs, writeMs } = (await importDone) as Record<string, number>;
 if (finished.status !== 'done') throw new Error(`import ended ${finished.status}: ${JSON.stringify(finished.error)}`);
 
 const pageTimes: number[] = [];
@@ -135,8 +141,10 @@ const figures: ImportFigures = {
   importSeconds: importMs / 1000,
   readSeconds: readMs / 1000,
   saveSeconds: (importMs - readMs) / 1000,
-  readerMicrosPerRow: (readerBusyMs * 1000) / finished.rowsDone,
-  writeMicrosPerRow: (writeMs * 1000) / finished.rowsDone,
+  readerCpuMicrosPerRow: (readerCpuMs! * 1000) / finished.rowsDone,
+  readMainCpuMicrosPerRow: (readCpuMs! * 1000) / finished.rowsDone,
+  saveMainCpuMicrosPerRow: (saveCpuMs! * 1000) / finished.rowsDone,
+  writeMicrosPerRow: (writeMs! * 1000) / finished.rowsDone,
   rowsPerSecond: Math.round(finished.rowsDone / (importMs / 1000)),
   cpuMicrosPerRow: cpuMicros(process.cpuUsage(cpuBefore)) / finished.rowsDone,
   // maxRSS is in kilobytes and covers this process's whole life: migration, upload, import and queries.

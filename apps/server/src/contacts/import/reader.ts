@@ -11,6 +11,7 @@ import { foldForSearch } from '../fields.js';
 import { compileMapping, type Mapping, normaliseRecord, type RowFailure, type StagedRow } from './normalise.js';
 import { openRecordBatches, type ReadSettings, UnreadableFileError } from './parse.js';
 import { ReportWriter } from './report.js';
+import { threadCpuMs } from './thread-cpu.js';
 
 /** Rows per batch: large enough to amortise a statement, small enough to keep memory flat. */
 const BATCH_ROWS = 5000;
@@ -61,8 +62,8 @@ export interface StagedBatch {
 
 export type ReaderMessage =
   | { type: 'rows'; batch: StagedBatch; progress: ReaderProgress }
-  /** busyMs: the reader thread's working (not waiting) time, for the log. */
-  | { type: 'done'; progress: ReaderProgress; busyMs: number }
+  /** cpuMs: the reader thread's CPU time (its working time where the system does not tell), for the log. */
+  | { type: 'done'; progress: ReaderProgress; cpuMs: number }
   /** key is null for a failure of Herald's own rather than of the file. */
   | { type: 'failed'; progress: ReaderProgress; key: ErrorKey | null; params: Record<string, string | number>; message: string };
 
@@ -160,8 +161,8 @@ async function read(job: ReaderJob, port: NonNullable<typeof parentPort>): Promi
     if (batch.length > 0 && !stopped) await handOver();
     progress.bytesRead = reader.bytesRead();
     await report.close();
-    const busyMs = Math.round(performance.eventLoopUtilization().active);
-    port.postMessage({ type: 'done', progress, busyMs } satisfies ReaderMessage);
+    const cpuMs = Math.round(threadCpuMs() ?? performance.eventLoopUtilization().active);
+    port.postMessage({ type: 'done', progress, cpuMs } satisfies ReaderMessage);
   } catch (error) {
     await report.close();
     const known = error instanceof UnreadableFileError;

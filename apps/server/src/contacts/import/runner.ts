@@ -19,6 +19,7 @@ import * as q from '../queries.js';
 import { attributeNamesOf, type Mapping } from './normalise.js';
 import type { ReadSettings } from './parse.js';
 import type { ReaderJob, ReaderMessage, ReaderProgress, RunnerMessage, StagedBatch } from './reader.js';
+import { threadCpuMs } from './thread-cpu.js';
 
 const PROGRESS_EVERY_MS = 500;
 /** A running import whose heartbeat is older than this lost its process. */
@@ -65,8 +66,8 @@ class ReaderFailed extends Error {
 class JobState {
   progress: ReaderProgress = { rowsDone: 0, invalid: 0, invalidSample: [], bytesRead: 0 };
   cancelRequested = false;
-  /** Where the time went, for the log: the reader thread at work, and this thread writing batches. */
-  readerBusyMs = 0;
+  /** Where the time went, for the log: the reader thread's CPU, and the time spent writing batches. */
+  readerCpuMs = 0;
   writeMs = 0;
 
   constructor(private readonly sizeBytes: number) {}
@@ -141,9 +142,12 @@ export class ImportRunner {
     }, PROGRESS_EVERY_MS);
     let merged = false;
     const startedAt = performance.now();
+    const cpuAtStart = threadCpuMs();
     let savingAt = 0;
+    let cpuAtSaving: number | null = null;
     const startSaving = async () => {
       savingAt = performance.now();
+      cpuAtSaving = threadCpuMs();
       await progressWrite;
       if ((await q.saveProgress(db, job.importId, this.#progress(state, 'saving'))) !== false) throw new ImportCancelled();
     };
@@ -183,9 +187,12 @@ export class ImportRunner {
     }
     if (merged) {
       const [readMs, saveMs, writeMs] = [savingAt - startedAt, performance.now() - savingAt, state.writeMs].map(Math.round);
-      const { readerBusyMs } = state;
-      const rows = state.progress.rowsDone;
-      this.deps.log.info({ importId: job.importId, rows, readMs, saveMs, readerBusyMs, writeMs }, 'import done');
+      const cpuAtEnd = threadCpuMs();
+      // This thread's CPU while the file was read (staging or sending batches) and in the final transaction.
+      const readCpuMs = cpuAtStart === null || cpuAtSaving === null ? null : cpuAtSaving - cpuAtStart;
+      const saveCpuMs = cpuAtSaving === null || cpuAtEnd === null ? null : cpuAtEnd - cpuAtSaving;
+      const times = { readMs, saveMs, readerCpuMs: state.readerCpuMs, writeMs, readCpuMs, saveCpuMs };
+      this.deps.log.info({ importId: job.importId, rows: state.progress.rowsDone, ...times }, 'import done');
       // The import is done whatever happens from here: this only tidies up.
       await rm(job.filePath, { force: true });
       await q.refreshStatistics(db, dialect);
@@ -226,7 +233,7 @@ export class ImportRunner {
         state.progress = message.progress;
         if (message.type === 'failed') throw new ReaderFailed(message);
         if (message.type === 'done') {
-          state.readerBusyMs = message.busyMs;
+          state.readerCpuMs = message.cpuMs;
           ended = true;
           break;
         }
