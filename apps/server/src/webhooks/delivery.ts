@@ -166,7 +166,7 @@ export class WebhookDelivery {
   async runOnce(now = Date.now()): Promise<number> {
     const rows = await this.claim(now);
     if (rows.length === 0) return 0;
-    const { db, secretKey } = this.options;
+    const { db } = this.options;
     const accountIds = [...new Set(rows.map((row) => row.account_id))];
     const hooks = await db.selectFrom('webhooks').selectAll().where('account_id', 'in', accountIds).execute();
     const hookByAccount = new Map(hooks.map((hook) => [Number(hook.account_id), hook]));
@@ -177,26 +177,40 @@ export class WebhookDelivery {
         : await db.selectFrom('messages').select(['id', 'channel', 'recipient']).where('id', 'in', messageIds).execute();
     const messageById = new Map(messages.map((message) => [Number(message.id), message]));
 
+    // One message's events go out one after another, in the order they happened; messages go in parallel.
+    const byMessage = new Map<string, DeliveryRow[]>();
+    for (const row of rows) {
+      const key = row.message_id === null ? `event:${row.id}` : `message:${row.message_id}`;
+      byMessage.set(key, [...(byMessage.get(key) ?? []), row]);
+    }
+    const queues = [...byMessage.values()].map((queue) => queue.sort((a, b) => a.id - b.id));
     let next = 0;
     const work = async () => {
-      while (next < rows.length) {
-        const row = rows[next++]!;
-        const hook = hookByAccount.get(row.account_id);
-        const outcome: DeliveryOutcome =
-          hook && hook.enabled === 1
-            ? await postEvent(
-                hook.url,
-                decryptSecret(hook.secret, secretKey),
-                row.id,
-                eventBody(row, row.message_id === null ? undefined : messageById.get(row.message_id)),
-                this.timeoutMs,
-              )
-            : { ok: false, responseCode: null, error: 'the webhook was removed or disabled' };
-        await this.record(row, outcome, Date.now(), hook !== undefined && hook.enabled === 1);
+      while (next < queues.length) {
+        for (const row of queues[next++]!) await this.deliver(row, hookByAccount, messageById);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, rows.length) }, work));
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, queues.length) }, work));
     return rows.length;
+  }
+
+  private async deliver(
+    row: DeliveryRow,
+    hookByAccount: Map<number, { url: string; secret: string; enabled: number }>,
+    messageById: Map<number, { channel: string; recipient: string }>,
+  ): Promise<void> {
+    const hook = hookByAccount.get(row.account_id);
+    const live = hook !== undefined && hook.enabled === 1;
+    const outcome: DeliveryOutcome = live
+      ? await postEvent(
+          hook.url,
+          decryptSecret(hook.secret, this.options.secretKey),
+          row.id,
+          eventBody(row, row.message_id === null ? undefined : messageById.get(row.message_id)),
+          this.timeoutMs,
+        )
+      : { ok: false, responseCode: null, error: 'the webhook was removed or disabled' };
+    await this.record(row, outcome, Date.now(), live);
   }
 
   /** Writes one attempt's outcome: delivered, retried later, or given up. */

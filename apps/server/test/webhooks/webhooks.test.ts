@@ -170,6 +170,22 @@ describe('delivery', () => {
     });
   });
 
+  it("posts one message's events in the order they happened", async () => {
+    const { headers, accountId } = await apiUser();
+    receiver.secret = (await saveHook(headers, { url: receiver.url, enabled: true })).json().secret;
+    const id = await sentMessage(accountId);
+    const message = { id, accountId, campaignId: null, channel: 'SMS', createdAt: Date.now(), configId: null };
+    await applyTransitions(t.database.db, [{ message: { ...message, status: 'sent' }, to: 'delivered', detail: 'DELIVRD' }]);
+    await applyTransitions(t.database.db, [{ message: { ...message, status: 'delivered' }, to: 'read' }]);
+    await delivery().runOnce();
+    const events = receiver.events.filter((e) => e.body.messageId === id).map((e) => [e.body.previousStatus, e.body.status]);
+    expect(events).toEqual([
+      ['unsent', 'sent'],
+      ['sent', 'delivered'],
+      ['delivered', 'read'],
+    ]);
+  });
+
   it('gives up after the last attempt, and a receiver that never answers times out', async () => {
     const silent = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
