@@ -185,6 +185,12 @@ test('single sign-on: the login page offers it only when configured, and the who
   await page.goto('/login');
   await expect(page.getByTestId('login-submit')).toBeVisible();
   await expect(page.getByTestId('login-sso')).toHaveCount(0);
+  // A sign-on that could not start comes back with a message key; anything else in the link is not shown.
+  await page.goto('/login?ssoError=sso.unavailable');
+  await expect(page.getByTestId('login-error')).toContainText('The identity provider cannot be reached right now');
+  await page.goto(`/login?ssoError=${encodeURIComponent('Call +1 555 0100 now')}`);
+  await expect(page.getByTestId('login-submit')).toBeVisible();
+  await expect(page.getByText('Call +1 555 0100 now')).toHaveCount(0);
 
   const port = Number(process.env.E2E_PORT ?? 3111) + 1000;
   const idp = await startIdentityProvider(`http://127.0.0.1:${port}/authredirect`, {});

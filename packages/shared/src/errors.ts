@@ -124,6 +124,7 @@ const en = {
   'sso.failed': 'Single sign-on failed: {detail}',
   'sso.expired': 'The single sign-on attempt has expired or was already used; start again.',
   'sso.noEmail': 'The identity provider did not give a verified e-mail address.',
+  'sso.unavailable': 'The identity provider cannot be reached right now; try again later or log in with your password.',
 } as const;
 
 export type ErrorKey = keyof typeof en;
@@ -247,6 +248,7 @@ const ru: Record<ErrorKey, string> = {
   'sso.failed': 'Единый вход не удался: {detail}',
   'sso.expired': 'Попытка единого входа устарела или уже использована; начните заново.',
   'sso.noEmail': 'Поставщик удостоверений не передал подтверждённый адрес e-mail.',
+  'sso.unavailable': 'Поставщик удостоверений сейчас недоступен; попробуйте позже или войдите с паролем.',
 };
 
 const uk: Record<ErrorKey, string> = {
@@ -368,6 +370,7 @@ const uk: Record<ErrorKey, string> = {
   'sso.failed': 'Єдиний вхід не вдався: {detail}',
   'sso.expired': 'Спроба єдиного входу застаріла або вже використана; почніть знову.',
   'sso.noEmail': 'Постачальник посвідчень не передав підтверджену адресу e-mail.',
+  'sso.unavailable': 'Постачальник посвідчень зараз недоступний; спробуйте пізніше або увійдіть з паролем.',
 };
 
 export const ERROR_MESSAGES: Record<Language, Record<ErrorKey, string>> = { en, ru, uk };

@@ -55,8 +55,16 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRoutesDeps> = async (app, d
       },
     },
     async (request, reply) => {
-      const { url, state } = await client().start(request.query.redirect);
-      return reply.header('set-cookie', cookie(state, 600)).header('cache-control', 'no-store').redirect(url, 302);
+      const sso = client();
+      try {
+        const { url, state } = await sso.start(request.query.redirect);
+        return reply.header('set-cookie', cookie(state, 600)).header('cache-control', 'no-store').redirect(url, 302);
+      } catch (error) {
+        request.log.warn({ err: error }, 'single sign-on could not start');
+        // The browser came here by a link: back to the login page, which shows a fixed text for this key
+        // (a key, not a text, so a crafted link cannot make the page say anything else).
+        return reply.header('cache-control', 'no-store').redirect('/login?ssoError=sso.unavailable', 302);
+      }
     },
   );
 

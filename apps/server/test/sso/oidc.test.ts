@@ -156,6 +156,25 @@ describe('single sign-on over OpenID Connect', () => {
     expect(answer.json()).toMatchObject({ key: 'sso.failed', message: 'Единый вход не удался: End-User aborted' });
   });
 
+  it('sends the browser back to the login page with the reason when the provider cannot be reached', async () => {
+    const down = await createTestApp({
+      publicUrl: PUBLIC_URL,
+      // Port 9 on loopback: nothing listens, discovery fails.
+      oidc: { issuer: 'http://127.0.0.1:9', clientId: 'herald', clientSecret: 'x', scopes: 'openid email', label: undefined },
+    });
+    try {
+      const start = await down.app.inject({ method: 'GET', url: '/api/sso/start', headers: { 'accept-language': 'ru' } });
+      expect(start.statusCode).toBe(302);
+      const location = new URL(String(start.headers.location), PUBLIC_URL);
+      expect(location.pathname).toBe('/login');
+      expect(location.searchParams.get('ssoError')).toBe('sso.unavailable');
+      expect(start.headers['set-cookie']).toBeUndefined();
+      expect((await down.app.inject({ method: 'GET', url: '/api/sso/config' })).json()).toEqual({ enabled: true, label: null });
+    } finally {
+      await down.close();
+    }
+  });
+
   it('keeps the redirect inside the console', async () => {
     for (const evil of ['//evil.example/x', 'https://evil.example/', '/\\evil.example']) {
       const login = await startLogin(evil);

@@ -1,5 +1,5 @@
 /** /login: username and password; on success the user info is loaded and the redirect target opens. */
-import { checkUsername, type RuleFailure } from '@herald/shared';
+import { checkUsername, isErrorKey, type RuleFailure } from '@herald/shared';
 import { Button, Flex, Input, theme } from 'antd';
 import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -83,7 +83,11 @@ export default function LoginPage() {
   const [values, setValues] = useState<LoginValues>({ username: '', password: '' });
   const [fieldFailures, setFieldFailures] = useState<FieldFailures>({});
   const [submitting, setSubmitting] = useState(false);
-  const [failure, setFailure] = useState<LoginFailure>();
+  // A single sign-on that could not start comes back here with its reason.
+  const [failure, setFailure] = useState<LoginFailure | undefined>(() => {
+    const ssoError = params.get('ssoError');
+    return ssoError && isErrorKey(ssoError) ? { kind: 'server', text: t(`errors:${ssoError}`) } : undefined;
+  });
 
   // A visitor who still holds a token goes straight on to where they were heading.
   useEffect(() => {
