@@ -11,23 +11,40 @@ const Channel = Type.Union([Type.Literal('email'), Type.Literal('sms')]);
 export const MessageBody = Type.Object(
   {
     channel: Channel,
-    /** An e-mail address, or a phone number in international format. */
-    to: Type.String({ minLength: 1, maxLength: 320 }),
-    /** A template's name; give this or content. */
-    template: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    content: Type.Optional(
-      Type.Object({
-        subject: Type.Optional(Type.String({ maxLength: 998 })),
-        html: Type.Optional(Type.String()),
-        text: Type.Optional(Type.String()),
+    to: Type.String({
+      minLength: 1,
+      maxLength: 320,
+      description: 'An e-mail address, or a phone number in international format (+380501234567).',
+    }),
+    template: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: "The name of one of the account's templates; give this or content.",
       }),
     ),
-    /** Values the template reads as {{ contact.attributes.<name> }}, and as {{ vars.<name> }} over the account's variable of that name. */
-    variables: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-    groupId: Type.Optional(Type.Integer({ minimum: 1 })),
-    configId: Type.Optional(Type.Integer({ minimum: 1 })),
-    sendAt: Type.Optional(Type.String({ format: 'date-time' })),
-    locale: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
+    content: Type.Optional(
+      Type.Object(
+        {
+          subject: Type.Optional(Type.String({ maxLength: 998 })),
+          html: Type.Optional(Type.String()),
+          text: Type.Optional(Type.String()),
+        },
+        { description: 'The message itself instead of a template: e-mail needs subject and html or text, SMS needs text.' },
+      ),
+    ),
+    variables: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          "Values the template reads as {{ contact.attributes.<name> }}, and as {{ vars.<name> }} over the account's variable of that name.",
+      }),
+    ),
+    groupId: Type.Optional(Type.Integer({ minimum: 1, description: 'Send through this provider group, in its priority order.' })),
+    configId: Type.Optional(Type.Integer({ minimum: 1, description: 'Send through this one provider configuration.' })),
+    sendAt: Type.Optional(Type.String({ format: 'date-time', description: 'Do not send before this time.' })),
+    locale: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 35, description: "The recipient's locale, kept with the message." }),
+    ),
   },
   { description: 'One message: exactly one of template and content.' },
 );
@@ -67,7 +84,13 @@ export const MessageAnswer = Type.Object({
 });
 
 export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'A retry with the same key and body answers the first answer again and sends nothing new.',
+    }),
+  ),
 });
 
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
