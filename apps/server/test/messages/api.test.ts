@@ -247,6 +247,12 @@ describe('Idempotency-Key', () => {
     expect(await messageCount(account.accountId)).toBe(1);
     const batch = await post(headers, { messages: [inline('idem@example.com')] }, '/api/v1/messages/batch');
     expect(batch.json().key).toBe('idempotency.mismatch');
+
+    // A refused request stores nothing under its key, so the corrected retry goes through.
+    const fixedHeaders = { ...account.send, 'idempotency-key': 'order-1002' };
+    expect((await post(fixedHeaders, inline('broken'))).statusCode).toBe(422);
+    expect((await post(fixedHeaders, inline('fixed@example.com'))).statusCode).toBe(202);
+    expect(await messageCount(account.accountId)).toBe(2);
   });
 
   it('persists exactly one message when the same request arrives many times at once', async () => {
