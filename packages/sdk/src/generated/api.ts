@@ -13,19 +13,43 @@
  */
 export interface SendMessageRequest {
   channel: 'email' | 'sms';
+  /**
+   * An e-mail address, or a phone number in international format (+380501234567).
+   */
   to: string;
+  /**
+   * The name of one of the account's templates; give this or content.
+   */
   template?: string;
+  /**
+   * The message itself instead of a template: e-mail needs subject and html or text, SMS needs text.
+   */
   content?: {
     subject?: string;
     html?: string;
     text?: string;
   };
+  /**
+   * Values the template reads as {{ contact.attributes.<name> }}, and as {{ vars.<name> }} over the account's variable of that name.
+   */
   variables?: {
     [k: string]: unknown | undefined;
   };
+  /**
+   * Send through this provider group, in its priority order.
+   */
   groupId?: number;
+  /**
+   * Send through this one provider configuration.
+   */
   configId?: number;
+  /**
+   * Do not send before this time.
+   */
   sendAt?: string;
+  /**
+   * The recipient's locale, kept with the message.
+   */
   locale?: string;
 }
 
