@@ -555,19 +555,19 @@ export async function refreshStatistics(db: Db, dialect: Dialect): Promise<void>
 }
 
 /**
- * A batch as rows (line, email, phone, country, name, language, time_zone, status, attributes, name_folded) in file order.
- * jsonb_each parses the JSON once and hands each row over in binary form, so the nine ->> do not parse it again.
+ * A batch as rows (line, email, phone, country, name, language, time_zone, status, attributes, name_folded) in file
+ * order. Both databases parse the JSON once into their binary form, so the ten ->> do not parse it again.
  */
 function batchRows(dialect: Dialect, batch: StagedBatch) {
-  if (dialect === 'sqlite') {
-    return sql`select value ->> 0 as line, value ->> 1 as email, value ->> 2 as phone, value ->> 3 as country,
-      value ->> 4 as name, value ->> 5 as language, value ->> 6 as time_zone, value ->> 7 as status, value ->> 8 as attributes,
-      value ->> 9 as name_folded
-      from jsonb_each(${batch.sqliteJson})`;
-  }
-  const [lines, ...texts] = batch.postgresColumns!;
-  return sql`select * from unnest(${lines}::bigint[], ${sql.join(texts.map((literal) => sql`${literal}::text[]`))})
-    as s(line, email, phone, country, name, language, time_zone, status, attributes, name_folded)`;
+  const [elements, row] =
+    dialect === 'sqlite'
+      ? [sql`jsonb_each(${batch.json})`, sql.ref('value')]
+      : [sql`jsonb_array_elements(${batch.json}::jsonb) as e`, sql.ref('e')];
+  const line = dialect === 'sqlite' ? sql`${row} ->> 0` : sql`cast(${row} ->> 0 as bigint)`;
+  return sql`select ${line} as line, ${row} ->> 1 as email, ${row} ->> 2 as phone, ${row} ->> 3 as country,
+    ${row} ->> 4 as name, ${row} ->> 5 as language, ${row} ->> 6 as time_zone, ${row} ->> 7 as status,
+    ${row} ->> 8 as attributes, ${row} ->> 9 as name_folded
+    from ${elements}`;
 }
 
 /** One statement per batch, reading the batch as the reader thread wrote it. */

@@ -200,3 +200,16 @@ describe('the fast CSV reader reads every file exactly as csv-parse', () => {
     }
   });
 });
+
+describe('UTF-16 text the database could not store', () => {
+  it('marks a field holding half a surrogate pair unreadable, as csv-parse did by re-encoding it', async () => {
+    const text = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      iconv.encode('email,name\r\nann@example.com,Ann\r\nbob@example.com,B', 'utf-16le'),
+      Buffer.from([0x00, 0xd8]),
+      iconv.encode('b\r\ncat@example.com,😀\r\n', 'utf-16le'),
+    ]);
+    const { records } = await expectSameReading(text, 'utf-16le', ',');
+    expect(records.map((record) => record.unreadable)).toEqual([false, false, true, false]);
+  });
+});

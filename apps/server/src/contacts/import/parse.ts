@@ -12,6 +12,7 @@ import { CsvTokenError, CsvTokenizer } from './tokenizer.js';
 const MAX_RECORD_CHARS = 128 * 1024;
 /** A one-column file still needs a delimiter: two private-use characters no real file holds. */
 const NO_SEPARATOR = '\uE000\uF8FF';
+const UNPAIRED_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** File bytes read at a time. */
 const CHUNK_BYTES = 256 * 1024;
 
@@ -77,6 +78,9 @@ export function openRecordBatches(filePath: string, settings: ReadSettings): Rec
   const decoder = decoderFor(settings.encoding);
   const tokenizer = new CsvTokenizer(settings.separator ?? NO_SEPARATOR, MAX_RECORD_CHARS);
   let nextLine = 1;
+  // UTF-16 text can hold halves of surrogate pairs, which UTF-8 cannot carry: they read as U+FFFD, like bytes no
+  // encoding could read.
+  const utf16 = settings.encoding.startsWith('utf-16');
   /** Set once the file breaks a rule; the records before the fault are handed out first. */
   let failure: unknown = null;
 
@@ -86,7 +90,12 @@ export function openRecordBatches(filePath: string, settings: ReadSettings): Rec
       const line = nextLine;
       let blank = true;
       let unreadable = false;
-      for (const field of fields) {
+      for (let column = 0; column < fields.length; column++) {
+        let field = fields[column]!;
+        if (utf16 && UNPAIRED_SURROGATES.test(field)) {
+          UNPAIRED_SURROGATES.lastIndex = 0;
+          field = fields[column] = field.replace(UNPAIRED_SURROGATES, '\uFFFD');
+        }
         for (let at = field.indexOf('\n'); at !== -1; at = field.indexOf('\n', at + 1)) nextLine++;
         if (field.includes('\u0000')) {
           failure = new UnreadableFileError('import.binaryContent', { line });

@@ -6,7 +6,6 @@
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { ErrorKey, Language } from '@herald/shared';
-import type { Dialect } from '../../db/database.js';
 import { foldForSearch } from '../fields.js';
 import { compileMapping, type Mapping, normaliseRecord, type RowFailure, type StagedRow } from './normalise.js';
 import { openRecordBatches, type ReadSettings, UnreadableFileError } from './parse.js';
@@ -21,8 +20,6 @@ const MAX_AHEAD = 2;
 const INVALID_SAMPLE_ROWS = 20;
 
 export interface ReaderJob {
-  /** The batches are handed over already written as the database reads them in (see StagedBatch). */
-  dialect: Dialect;
   filePath: string;
   /** Absolute path of the report to write. */
   reportPath: string;
@@ -48,16 +45,15 @@ export interface ReaderProgress {
 }
 
 /**
- * A batch of valid rows as one JSON text of row arrays (SQLite's json_each reads it) or one array literal per
- * column (PostgreSQL's unnest reads them): one string crosses between the threads instead of thousands of
- * small arrays, and the runner has nothing left to convert.
+ * A batch of valid rows as one JSON text of row arrays, which SQLite's jsonb_each and PostgreSQL's
+ * jsonb_array_elements read: one string crosses between the threads instead of thousands of small arrays, and
+ * the runner has nothing left to convert.
  */
 export interface StagedBatch {
   count: number;
   /** The batch's last line: rows come in file order. */
   lastLine: number;
-  sqliteJson?: string;
-  postgresColumns?: string[];
+  json: string;
 }
 
 export type ReaderMessage =
@@ -70,34 +66,12 @@ export type ReaderMessage =
 /** `written` acknowledges a batch; `stop` asks the reader to close its report and end. */
 export type RunnerMessage = { type: 'written' } | { type: 'stop' };
 
-/** One element of a PostgreSQL array literal: NULL, or the text in double quotes with `\` and `"` escaped. */
-function arrayElement(value: string | number | null): string {
-  if (value === null) return 'NULL';
-  if (typeof value === 'number') return String(value);
-  return `"${value.replace(/[\\"]/g, '\\$&')}"`;
-}
-
 /** The staged row with the name folded for search (foldForSearch) as its last column. */
 type BatchRow = [...StagedRow, nameFolded: string | null];
 
-function stagedBatch(dialect: Dialect, staged: StagedRow[]): StagedBatch {
+function stagedBatch(staged: StagedRow[]): StagedBatch {
   const rows = staged.map((row): BatchRow => [...row, row[4] === null ? null : foldForSearch(row[4])]);
-  const batch: StagedBatch = { count: rows.length, lastLine: rows[rows.length - 1]![0] };
-  if (dialect === 'sqlite') {
-    batch.sqliteJson = JSON.stringify(rows);
-  } else {
-    const columns = rows[0]!.length;
-    batch.postgresColumns = [];
-    for (let column = 0; column < columns; column++) {
-      let literal = '{';
-      for (let index = 0; index < rows.length; index++) {
-        if (index > 0) literal += ',';
-        literal += arrayElement(rows[index]![column] ?? null);
-      }
-      batch.postgresColumns.push(`${literal}}`);
-    }
-  }
-  return batch;
+  return { count: rows.length, lastLine: rows[rows.length - 1]![0], json: JSON.stringify(rows) };
 }
 
 async function read(job: ReaderJob, port: NonNullable<typeof parentPort>): Promise<void> {
@@ -117,7 +91,7 @@ async function read(job: ReaderJob, port: NonNullable<typeof parentPort>): Promi
   let batch: StagedRow[] = [];
   const handOver = async () => {
     progress.bytesRead = reader.bytesRead();
-    port.postMessage({ type: 'rows', batch: stagedBatch(job.dialect, batch), progress } satisfies ReaderMessage);
+    port.postMessage({ type: 'rows', batch: stagedBatch(batch), progress } satisfies ReaderMessage);
     batch = [];
     ahead++;
     await report.flush();

@@ -216,7 +216,6 @@ export class ImportRunner {
   /** Writes the reader's batches as they come; the reader stays at most two batches ahead. */
   async #readFile(job: ImportJob, state: JobState, write: (batch: StagedBatch) => Promise<void>): Promise<void> {
     const reader = startReader({
-      dialect: this.deps.dialect,
       filePath: job.filePath,
       reportPath: path.join(this.deps.dataDir, job.reportPath),
       language: job.language,
