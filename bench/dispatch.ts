@@ -134,14 +134,21 @@ async function bareSmpp(port: number, total: number): Promise<void> {
   session.destroy();
 }
 
-async function bareLoop(sink: Sink): Promise<number> {
+interface BareRun {
+  perSecond: number;
+  cpuMsPerMessage: number;
+}
+
+async function bareLoop(sink: Sink): Promise<BareRun> {
   const total = Math.min(count, BARE_MAX);
   const before = await sink.received();
+  const cpu = process.cpuUsage();
   const started = performance.now();
   await (channel === 'EMAIL' ? bareSmtp(sink.port, total) : bareSmpp(sink.port, total));
   const elapsed = performance.now() - started;
+  const used = process.cpuUsage(cpu);
   if ((await sink.received()) - before !== total) throw new Error('bare loop: not every message arrived');
-  return (total / elapsed) * 1000;
+  return { perSecond: (total / elapsed) * 1000, cpuMsPerMessage: (used.user + used.system) / 1000 / total };
 }
 
 /** A data directory with an account, a provider config for the sink, a list of `count` contacts, a template and a draft campaign. */
@@ -255,18 +262,26 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'herald-dispatch-'));
 const seedStarted = performance.now();
 const seeded = await seed(dataDir, sink.port);
 console.log(`seeded ${count} contacts in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
-const bare = await bareLoop(sink);
+// The machine is shared: the bare loop runs before and after Herald, and Herald is compared with their mean.
+const bareBefore = await bareLoop(sink);
 const herald = await heraldCampaign(sink, { ...seeded, dataDir });
+const bareAfter = await bareLoop(sink);
+const bare = (bareBefore.perSecond + bareAfter.perSecond) / 2;
+const bareCpu = (bareBefore.cpuMsPerMessage + bareAfter.cpuMsPerMessage) / 2;
 await stop(sink.child);
 rmSync(dataDir, { recursive: true, force: true });
 const perSecond = (count / herald.elapsedMs) * 1000;
 const bareName = channel === 'EMAIL' ? 'bare nodemailer pooled loop' : 'bare smpp client loop';
-console.log(`${bareName}: ${bare.toFixed(0)} msgs/s over ${Math.min(count, BARE_MAX)} messages`);
+console.log(
+  `${bareName}: ${bareBefore.perSecond.toFixed(0)} msgs/s before and ${bareAfter.perSecond.toFixed(0)} msgs/s after Herald ` +
+    `(${Math.min(count, BARE_MAX)} messages each), ${bareCpu.toFixed(2)} ms CPU per message`,
+);
 console.log(
   `Herald ${channel} campaign end to end: ${perSecond.toFixed(0)} msgs/s in ${(herald.elapsedMs / 1000).toFixed(1)} s, ` +
     `${(herald.cpuMs / count).toFixed(2)} ms CPU per message in Herald, RSS ${herald.readyRssMb.toFixed(0)} MB at start, ` +
     `peak RSS ${herald.peakRssMb.toFixed(0)} MB, peak heap ${herald.peakHeapMb.toFixed(0)} MB`,
 );
 console.log(
-  `summary: ${count} ${channel} recipients, Herald ${perSecond.toFixed(0)} msgs/s = ${(perSecond / bare).toFixed(2)}x the ${bareName} (${bare.toFixed(0)} msgs/s), peak RSS ${herald.peakRssMb.toFixed(0)} MB`,
+  `summary: ${count} ${channel} recipients, Herald ${perSecond.toFixed(0)} msgs/s = ${(perSecond / bare).toFixed(2)}x the ${bareName} ` +
+    `(${bare.toFixed(0)} msgs/s); CPU per message ${(bareCpu / (herald.cpuMs / count)).toFixed(2)}x as efficient; peak RSS ${herald.peakRssMb.toFixed(0)} MB`,
 );

@@ -26,6 +26,9 @@ const ASCII_ADDRESS = /^[\x21-\x7e]+@[\x21-\x7e]+$/;
 /** RFC 5322 specials: a display name holding any of them is quoted. */
 const SPECIALS = /[()<>[\]:;@\\,."]/;
 const LINE = 76;
+/** Random per process, then counted: unique ids and boundaries without a random draw per message. */
+const PROCESS_TAG = randomBytes(9).toString('hex');
+let sequence = 0;
 
 /** Whether the fast path can write this message; otherwise nodemailer composes it. */
 export function canWriteMime(email: Pick<MimeEmail, 'from' | 'to' | 'replyTo'>): boolean {
@@ -63,7 +66,8 @@ function part(type: 'plain' | 'html', content: string): string {
 
 /** A Message-ID under the sender's domain. */
 export function newMessageId(senderAddress: string): string {
-  return `<${randomBytes(12).toString('hex')}@${senderAddress.slice(senderAddress.lastIndexOf('@') + 1)}>`;
+  sequence += 1;
+  return `<${Date.now().toString(36)}.${sequence.toString(36)}.${PROCESS_TAG}@${senderAddress.slice(senderAddress.lastIndexOf('@') + 1)}>`;
 }
 
 export function writeMime(email: MimeEmail, date = new Date()): Buffer {
@@ -81,7 +85,8 @@ export function writeMime(email: MimeEmail, date = new Date()): Buffer {
   if (email.html) parts.push(['html', email.html]);
   if (parts.length === 0) parts.push(['plain', '']);
   if (parts.length === 1) return Buffer.from(`${head}${part(...parts[0]!)}`, 'utf8');
-  const boundary = `--_herald_${randomBytes(12).toString('hex')}`;
+  sequence += 1;
+  const boundary = `--_herald_${PROCESS_TAG}_${sequence.toString(36)}`;
   let body = '';
   for (const [type, content] of parts) body += `--${boundary}\r\n${part(type, content)}`;
   return Buffer.from(

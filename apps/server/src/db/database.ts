@@ -45,8 +45,31 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query afresh, and preparing cost as much as running for the sending engine's statements,
+ * which repeat thousands of times a second: the most recently used statements are kept and reused.
+ */
+function withStatementCache(sqlite: SQLite.Database): Pick<SQLite.Database, 'close' | 'prepare'> {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (source: string) => {
+      let statement = statements.get(source);
+      if (statement) statements.delete(source);
+      else {
+        statement = sqlite.prepare(source);
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
+      }
+      statements.set(source, statement);
+      return statement;
+    },
+  } as Pick<SQLite.Database, 'close' | 'prepare'>;
 }
 
 export async function checkDatabase(db: Db): Promise<boolean> {
