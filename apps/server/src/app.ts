@@ -35,6 +35,8 @@ import { ChannelPool } from './providers/channel-pool.js';
 import { providerRoutes } from './providers/routes.js';
 import { balances, listConfigs, type ProvidersDeps, seedSandboxProviders } from './providers/service.js';
 import { referenceRoutes } from './reference/routes.js';
+import { SchedulerLock } from './scale/lock.js';
+import { ScaleMode } from './scale/mode.js';
 import { ssoRoutes } from './sso/routes.js';
 import { SsoClient } from './sso/service.js';
 import { statsRoutes } from './stats/routes.js';
@@ -58,6 +60,9 @@ declare module 'fastify' {
     notifications: HookWorker;
   }
 }
+
+/** How long a worker may hold a batch before its messages return to the queue (both queues). */
+const DISPATCH_LEASE_MS = 120_000;
 
 export interface AppOptions {
   config: Config;
@@ -107,6 +112,12 @@ export async function buildApp({
   const pool = new ChannelPool(db, config.secret);
   app.decorate('channels', pool);
   const tracking = new Tracking(config.secret, config.publicUrl);
+  // Scale mode (Redis + PostgreSQL): BullMQ jobs replace the dispatcher's own claiming loops.
+  const scale = ScaleMode.create(config, database, config.leaseMs ?? DISPATCH_LEASE_MS, app.log);
+  const schedulerLock =
+    database.dialect === 'postgres' && config.databaseUrl
+      ? new SchedulerLock({ databaseUrl: config.databaseUrl, schema: database.schema, log: app.log })
+      : undefined;
   const engine = new Dispatcher({
     db,
     dialect: database.dialect,
@@ -114,9 +125,12 @@ export async function buildApp({
     content: new ApiTemplateContent(db, new CampaignContent(db, tracking)),
     owner: `${hostname()}:${process.pid}`,
     recoverLeasesOnStart: database.dialect === 'sqlite',
+    leaseMs: config.leaseMs ?? DISPATCH_LEASE_MS,
+    ...(scale ? { concurrency: 0, throttle: (route, count) => scale.throttle(route, count) } : {}),
     log: app.log,
   });
-  const supervisor = new CampaignSupervisor({ db, notify: () => engine.notify(), log: app.log });
+  const wakeEngine = scale ? () => scale.wake() : () => engine.notify();
+  const supervisor = new CampaignSupervisor({ db, notify: wakeEngine, lock: schedulerLock, log: app.log });
   app.decorate('engine', engine);
   app.decorate('campaigns', supervisor);
   app.decorate('tracking', tracking);
@@ -142,6 +156,8 @@ export async function buildApp({
   if (runWorkers) {
     app.addHook('onReady', async () => {
       await engine.start();
+      schedulerLock?.start();
+      if (scale && schedulerLock) await scale.start(engine, schedulerLock);
       supervisor.start();
       notifications.start();
       webhookDelivery.start();
@@ -153,7 +169,9 @@ export async function buildApp({
   app.addHook('onClose', async () => {
     await bounceListener?.close();
     await supervisor.stop();
+    await scale?.close();
     await engine.stop();
+    await schedulerLock?.stop();
     await webhookDelivery.stop();
     await keyRateLimiter.close();
     stopListening();
@@ -180,7 +198,7 @@ export async function buildApp({
   });
   await app.register(providerRoutes, providerDeps);
   await app.register(hookRoutes, hooksDeps);
-  await app.register(campaignRoutes, { db, notify: () => engine.notify() });
+  await app.register(campaignRoutes, { db, notify: wakeEngine });
   await app.register(trackingRoutes, { db, tracking });
   await app.register(feedbackRoutes, { db, dataDir: config.dataDir });
   await app.register(referenceRoutes);
@@ -189,7 +207,7 @@ export async function buildApp({
   await app.register(statsRoutes, { db });
   await app.register(apiKeyRoutes, { db });
   await app.register(webhookRoutes, { db, secretKey: config.secret, delivery: webhookDelivery });
-  await app.register(messageRoutes, { db, limiter: keyRateLimiter, notify: () => engine.notify() });
+  await app.register(messageRoutes, { db, limiter: keyRateLimiter, notify: wakeEngine });
   await app.register(contactRoutes, {
     db,
     dialect: database.dialect,

@@ -20,6 +20,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Prefix of every Redis key scale mode writes, so installs (and tests) can share one Redis. */
+  redisPrefix?: string | undefined;
   /** 32-byte key for secrets at rest, from HERALD_SECRET or a file generated under DATA_DIR. */
   secret: Buffer;
   publicUrl: string;
@@ -31,6 +33,8 @@ export interface Config {
   importMaxBytes: number;
   /** Port of Herald's inbound SMTP for bounces; unset leaves it off. */
   bounceSmtpPort: number | undefined;
+  /** How long a worker holds a batch before its messages return to the queue (HERALD_LEASE_MS; fault tests shorten it). */
+  leaseMs?: number | undefined;
   oidc?: OidcConfig | undefined;
 }
 
@@ -64,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.REDIS_PREFIX || undefined,
     secret: secretFrom(env.HERALD_SECRET, dataDir),
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     seed: env.HERALD_SEED !== '0',
@@ -72,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: numberFrom(env.BODY_LIMIT_BYTES, 1024 * 1024, 'BODY_LIMIT_BYTES'),
     importMaxBytes: numberFrom(env.IMPORT_MAX_BYTES, 200 * 1024 * 1024, 'IMPORT_MAX_BYTES'),
     bounceSmtpPort: env.BOUNCE_SMTP_PORT ? numberFrom(env.BOUNCE_SMTP_PORT, 0, 'BOUNCE_SMTP_PORT') : undefined,
+    leaseMs: env.HERALD_LEASE_MS ? numberFrom(env.HERALD_LEASE_MS, 0, 'HERALD_LEASE_MS') : undefined,
     oidc:
       env.OIDC_ISSUER && env.OIDC_CLIENT_ID
         ? {

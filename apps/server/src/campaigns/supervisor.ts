@@ -29,6 +29,8 @@ export interface SupervisorOptions {
   notify: () => void;
   intervalMs?: number;
   chunk?: number;
+  /** With several processes on one database, only the holder of this lock ticks (scale/lock.ts). */
+  lock?: { held(): boolean };
   log?: FastifyBaseLogger;
 }
 
@@ -43,7 +45,7 @@ export class CampaignSupervisor {
 
   start(): void {
     this.timer = setInterval(() => {
-      if (this.ticking) return;
+      if (this.ticking || (this.options.lock && !this.options.lock.held())) return;
       this.ticking = this.tick()
         .catch((error: unknown) => this.options.log?.error({ err: error }, 'campaign supervisor tick failed'))
         .finally(() => {

@@ -38,6 +38,8 @@ export interface DispatcherOptions {
   pollMs?: number;
   /** Single-process installs (SQLite) hand back every lease at start instead of waiting for them to run out. */
   recoverLeasesOnStart?: boolean;
+  /** Waits until a config's rate shared by every process allows `count` more sends (scale mode: a Redis token bucket). */
+  throttle?: (config: RouteConfig, count: number) => Promise<void>;
   log?: FastifyBaseLogger;
 }
 
@@ -140,6 +142,11 @@ export class Dispatcher {
     const batch = await this.queue.claim(this.batchSize, now);
     if (batch.length > 0) await this.process(batch);
     return batch.length;
+  }
+
+  /** Sends a batch another queue already leased in the ledger (scale mode: the message ids of a BullMQ job). */
+  async processClaimed(batch: ClaimedMessage[]): Promise<void> {
+    if (batch.length > 0) await this.process(batch);
   }
 
   private async process(batch: ClaimedMessage[]): Promise<void> {
@@ -339,6 +346,7 @@ export class Dispatcher {
   }
 
   private async send(config: RouteConfig, items: Routed[]): Promise<Map<number, SendResult>> {
+    if (items.length > 0) await this.options.throttle?.(config, items.length);
     try {
       const results = await this.options.pool.get(config.row).send(items.map((item) => item.content!));
       return new Map(results.map((result) => [result.id, result]));
