@@ -150,6 +150,8 @@ function stringify(value: unknown): string {
   if (typeof plain === 'string') return plain;
   if (plain === null || plain === undefined) return '';
   if (Array.isArray(plain)) return plain.map(stringify).join('');
+  // Data may hold a key named toString or valueOf (a contact attribute), which String() would try to call.
+  if (typeof plain === 'object') return Object.prototype.toString.call(plain);
   return String(plain);
 }
 
@@ -207,15 +209,20 @@ function renderPlain(part: TemplatePart, pieces: readonly Piece[], scope: Render
   const engine = engineFor(part);
   const context = new Context(scope, engine.options, RENDER_OPTIONS, { liquid: engine });
   let output = '';
-  for (const piece of pieces) {
-    if (typeof piece === 'string') {
-      output += piece;
-      continue;
+  try {
+    for (const piece of pieces) {
+      if (typeof piece === 'string') {
+        output += piece;
+        continue;
+      }
+      let value: unknown = scope;
+      for (const key of piece) value = context.readProperty(value as object, key);
+      const text = stringify(value);
+      output += part === 'html' ? text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!) : text;
     }
-    let value: unknown = scope;
-    for (const key of piece) value = context.readProperty(value as object, key);
-    const text = stringify(value);
-    output += part === 'html' ? text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!) : text;
+  } catch (error) {
+    // The same clean error as LiquidJS's own path gives for whatever the data holds.
+    throw new TemplateRenderError(part, error instanceof Error ? error.message : String(error));
   }
   if (output.length > TEMPLATE_LIMITS.outputChars) throw new TemplateRenderError(part, outputTooLarge().message);
   return output;

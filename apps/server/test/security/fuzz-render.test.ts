@@ -205,6 +205,21 @@ describe('the template renderer under arbitrary input', () => {
     expect(prototypeKeys()).toEqual(before);
   }, 300_000);
 
+  it('renders data whose keys are named like Object methods (an attribute called toString)', () => {
+    for (const key of ['toString', 'valueOf', 'constructor', 'hasOwnProperty']) {
+      const data = { contact: { attributes: { [key]: 'x' } }, vars: { [key]: 'y' } };
+      for (const html of ['{{ contact.attributes }}', `{{ vars.${key} }}`, '{{ vars }}']) {
+        const rendered = renderOutcome({ channel: 'EMAIL', subject: '', html, text: '', smsText: '' }, data);
+        expect(rendered, `${key}: ${html}`).not.toBeNull();
+      }
+      // Through filters LiquidJS itself stringifies the object: a clean render error at worst.
+      renderOutcome(
+        { channel: 'EMAIL', subject: '', html: '{{ contact.attributes | default: "-" }}', text: '', smsText: '' },
+        data,
+      );
+    }
+  });
+
   it('escapes every value it puts into HTML', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 40 }), (name) => {
@@ -242,6 +257,21 @@ describe('the preview route under arbitrary templates', () => {
     token = (await signUp(t.app)).token;
   });
   afterAll(async () => t.close());
+
+  it('previews a contact whose attribute is called toString', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/templates/preview',
+      headers: { 'x-token': token },
+      payload: {
+        channel: 'EMAIL',
+        subject: 'Hi',
+        html: '<p>{{ contact.attributes }}</p>',
+        sample: { contact: { attributes: { toString: 'x' } } },
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  });
 
   it('answers a preview or a field error, never an internal error', async () => {
     await fc.assert(
