@@ -24,6 +24,7 @@ describe('security headers over plain http', () => {
       { method: 'GET' as const, url: '/api/health' },
       { method: 'GET' as const, url: '/api/data/users' },
       { method: 'GET' as const, url: '/api/no-such-route' },
+      { method: 'GET' as const, url: '/api/v1/messages/1' },
       { method: 'POST' as const, url: '/api/login', payload: { username: 'x@example.com', password: 'Wrong1234' } },
     ]) {
       const res = await t.app.inject(request);
