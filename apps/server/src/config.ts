@@ -35,8 +35,6 @@ export interface Config {
   bounceSmtpPort: number | undefined;
   /** How long a worker holds a batch before its messages return to the queue (HERALD_LEASE_MS; fault tests shorten it). */
   leaseMs?: number | undefined;
-  /** How long a worker holds a batch before its messages return to the queue (HERALD_LEASE_MS; fault tests shorten it). */
-  leaseMs?: number | undefined;
   oidc?: OidcConfig | undefined;
 }
 
@@ -79,7 +77,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: numberFrom(env.BODY_LIMIT_BYTES, 1024 * 1024, 'BODY_LIMIT_BYTES'),
     importMaxBytes: numberFrom(env.IMPORT_MAX_BYTES, 200 * 1024 * 1024, 'IMPORT_MAX_BYTES'),
     bounceSmtpPort: env.BOUNCE_SMTP_PORT ? numberFrom(env.BOUNCE_SMTP_PORT, 0, 'BOUNCE_SMTP_PORT') : undefined,
-    leaseMs: env.HERALD_LEASE_MS ? numberFrom(env.HERALD_LEASE_MS, 0, 'HERALD_LEASE_MS') : undefined,
     leaseMs: env.HERALD_LEASE_MS ? numberFrom(env.HERALD_LEASE_MS, 0, 'HERALD_LEASE_MS') : undefined,
     oidc:
       env.OIDC_ISSUER && env.OIDC_CLIENT_ID
