@@ -127,7 +127,6 @@ function fill(url: string, ids: Record<string, string | number> | null): string 
 /** A valid body for each route that takes one, naming the caller's own records, so only the path is foreign. */
 function bodyFor(key: string, own: OwnedRecords): object | undefined {
   const bodies: Record<string, object> = {
-    'PUT /api/provider-configurations/groups': {},
     'PUT /api/data/template-categories/:id': { name: 'Renamed category' },
     'PUT /api/data/template-variables/:name': { name: 'renamed_variable', value: 'changed' },
     'PUT /api/data/templates/:name': { name: 'renamed-template', channel: 'EMAIL', subject: 'Changed', html: '<p>Changed</p>' },
