@@ -1,0 +1,73 @@
+/**
+ * Two `herald worker` processes send one campaign over PostgreSQL; one is killed with SIGKILL mid-campaign. The
+ * other and a restarted one take its leases over once they run out and finish: nobody is lost, and the only
+ * duplicates are what the dead worker had handed to the SMTP server without writing the status yet.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PrivatePostgres, startPrivatePostgres } from '../helpers/private-services.js';
+import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
+import { ENGINE_WINDOW, HeraldUnderTest, printTally, tally, waitFor } from './harness.js';
+
+const TOTAL = 800;
+let postgres: PrivatePostgres;
+let herald: HeraldUnderTest;
+let sink: SmtpSink;
+
+beforeAll(async () => {
+  postgres = await startPrivatePostgres();
+  herald = await HeraldUnderTest.open({ databaseUrl: postgres.url });
+  sink = await startSmtpSink();
+});
+afterAll(async () => {
+  await herald?.close();
+  await sink?.close();
+  await postgres?.close();
+});
+
+describe('SIGKILL of a worker process mid-campaign (PostgreSQL, two workers)', () => {
+  it('finishes with the surviving and a restarted worker: 0 lost, duplicates within the window', async () => {
+    const account = await herald.account();
+    const configId = await herald.providerConfig(account, {
+      name: 'Sink',
+      type: 'smtp',
+      settings: { host: '127.0.0.1', port: sink.port, security: 'none', senderEmail: 'news@herald.test', messagesPerSecond: 60 },
+    });
+    const addresses = Array.from({ length: TOTAL }, (_, i) => `kill${i}@example.com`);
+    const doomed = herald.startWorker('A');
+    herald.startWorker('B');
+    const campaignId = await herald.startCampaign(account, { channel: 'EMAIL', addresses, configId });
+
+    // Kill once both are sending (each has leased a batch) and the campaign is well under way.
+    await waitFor(
+      async () => {
+        const owners = await herald.database.db
+          .selectFrom('messages')
+          .select('lease_owner')
+          .distinct()
+          .where('campaign_id', '=', campaignId)
+          .where('status', '=', 'processing')
+          .execute();
+        return owners.length >= 2 && sink.messages.length >= 100;
+      },
+      90_000,
+      'both workers to be sending',
+    );
+    await doomed.kill('SIGKILL');
+    const receivedAtKill = sink.messages.length;
+    expect(receivedAtKill).toBeLessThan(TOTAL);
+    herald.startWorker('C');
+
+    await herald.waitSettled(campaignId, TOTAL, 120_000);
+    const result = tally(
+      addresses,
+      sink.messages.map((message) => message.rcptTo[0]?.address ?? ''),
+      await herald.messages(campaignId),
+    );
+    printTally('worker SIGKILL', result, ENGINE_WINDOW, `killed after ${receivedAtKill} deliveries`);
+    expect(result.lost).toEqual([]);
+    expect(result.statuses).toEqual({ sent: TOTAL });
+    expect(result.unique).toBe(TOTAL);
+    expect(result.duplicates).toBeLessThanOrEqual(ENGINE_WINDOW);
+    for (const worker of herald.workers.filter((w) => w !== doomed)) expect(worker.exited).toBe(false);
+  });
+});
