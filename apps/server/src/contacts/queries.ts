@@ -729,11 +729,30 @@ async function mergeReplacing(db: Db, dialect: Dialect, job: MergeJob): Promise<
   return { imported, updated: 0, removed, duplicates: staged - imported };
 }
 
-/** Moves the staged rows into the list; run inside the import's one final transaction. */
-export async function mergeStaged(db: Db, dialect: Dialect, job: MergeJob): Promise<MergeCounts> {
+async function mergeByMode(db: Db, dialect: Dialect, job: MergeJob): Promise<MergeCounts> {
   if (job.mode === 'update') return mergeUpdating(db, dialect, job);
   if (job.mode === 'replace') return mergeReplacing(db, dialect, job);
   const staged = await countStaged(db, job.importId);
   const imported = await insertStaged(db, dialect, job, false);
   return { imported, updated: 0, removed: 0, duplicates: staged - imported };
+}
+
+/**
+ * SQLite's page cache while a merge runs: the list's unique indexes take rows in random order, and with the
+ * default 2 MB most of the merge went into reading and writing pages back (a million rows: 8 s of CPU, 5 of them
+ * in the kernel, against 4 s with 32 MB).
+ */
+const SQLITE_MERGE_CACHE_KB = 32 * 1024;
+
+/** Moves the staged rows into the list; run inside the import's one final transaction. */
+export async function mergeStaged(db: Db, dialect: Dialect, job: MergeJob): Promise<MergeCounts> {
+  if (dialect === 'postgres') return mergeByMode(db, dialect, job);
+  const { rows } = await sql<{ cache_size: number }>`pragma cache_size`.execute(db);
+  const cacheSize = Number(rows[0]!.cache_size);
+  await sql.raw(`pragma cache_size = ${-SQLITE_MERGE_CACHE_KB}`).execute(db);
+  try {
+    return await mergeByMode(db, dialect, job);
+  } finally {
+    await sql.raw(`pragma cache_size = ${cacheSize}`).execute(db);
+  }
 }
