@@ -220,6 +220,27 @@ describe('the template renderer under arbitrary input', () => {
     }
   });
 
+  it('stops at the output limit whichever way the output grows', () => {
+    const big = 'x'.repeat(1024 * 1024);
+    const data = { contact: { attributes: { big } }, vars: { big } };
+    fc.assert(
+      fc.property(
+        fc.constantFrom(
+          (n: number) => `{% for i in (1..${n}) %}{{ vars.big }}{% endfor %}`,
+          (n: number) => Array.from({ length: n }, () => '{{ vars.big }}').join(''),
+          (n: number) => Array.from({ length: n }, () => '{{ contact.attributes.big | append: "" }}').join(''),
+        ),
+        fc.integer({ min: 1, max: 14 }),
+        (shape, n) => {
+          const rendered = renderOutcome({ channel: 'SMS', subject: '', html: '', text: '', smsText: shape(n) }, data);
+          if (n * big.length > TEMPLATE_LIMITS.outputChars) expect(rendered).toBeNull();
+          else expect(rendered?.smsText.length).toBe(n * big.length);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  }, 120_000);
+
   it('escapes every value it puts into HTML', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 40 }), (name) => {
