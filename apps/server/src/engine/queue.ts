@@ -4,6 +4,7 @@
  * handed back, so the only possible duplicate is a message accepted in the instant before its status was written.
  */
 import type { MessageStatus } from '@herald/shared';
+import { sql } from 'kysely';
 import type { Db, Dialect } from '../db/database.js';
 import { applyRollupDeltas, applyTransitions, countInto, type LedgerMessage } from '../messages/ledger.js';
 
@@ -34,15 +35,23 @@ export class DbQueue {
   async claim(limit: number, now = Date.now()): Promise<ClaimedMessage[]> {
     const { db, dialect, owner, leaseMs } = this.options;
     return db.transaction().execute(async (trx) => {
+      // Written so both databases walk the partial index messages_waiting_idx in (lane, id) order and stop at
+      // `limit`: with bound status values and an IN-subquery, SQLite read and sorted every waiting message instead.
       let query = trx
         .selectFrom('messages')
         .selectAll()
-        .where('status', 'in', ['unsent', 'resending'])
+        .where(sql<boolean>`status in ('unsent', 'resending')`)
         .where('next_attempt_at', '<=', now)
         .where((eb) =>
           eb.or([
             eb('campaign_id', 'is', null),
-            eb('campaign_id', 'in', eb.selectFrom('campaigns').select('id').where('state', '=', 'sending')),
+            eb.exists(
+              eb
+                .selectFrom('campaigns')
+                .select('campaigns.id')
+                .whereRef('campaigns.id', '=', 'messages.campaign_id')
+                .where('campaigns.state', '=', 'sending'),
+            ),
           ]),
         )
         .orderBy('lane')
@@ -98,7 +107,8 @@ export class DbQueue {
     let query = this.options.db
       .selectFrom('messages')
       .select(['id', 'account_id', 'campaign_id', 'channel', 'created_at', 'config_id', 'attempts'])
-      .where('status', '=', 'processing')
+      // A literal, so the partial index messages_leased_idx serves it rather than a scan of every message.
+      .where(sql<boolean>`status = 'processing'`)
       .limit(5000);
     if (!all) query = query.where('lease_until', '<', now);
     const rows = await query.execute();
