@@ -11,6 +11,9 @@ import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature.
 export const MAX_DELIVERY_ATTEMPTS = 8;
 /** Idempotency answers are kept this long; the worker clears older ones as it goes. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long the delivery log keeps finished events. */
+export const DELIVERY_LOG_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const PURGE_EVERY_MS = 10 * 60 * 1000;
 
 export interface DeliveryOptions {
   db: Db;
@@ -133,12 +136,9 @@ export class WebhookDelivery {
     let lastPurge = 0;
     while (this.running) {
       try {
-        if (Date.now() - lastPurge > 60_000) {
+        if (Date.now() - lastPurge > PURGE_EVERY_MS) {
           lastPurge = Date.now();
-          await this.options.db
-            .deleteFrom('idempotency_keys')
-            .where('created_at', '<', Date.now() - IDEMPOTENCY_TTL_MS)
-            .execute();
+          await this.purge(lastPurge);
         }
         if ((await this.runOnce()) === 0) await this.sleep();
       } catch (error) {
@@ -160,6 +160,29 @@ export class WebhookDelivery {
         resolve();
       };
     });
+  }
+
+  /**
+   * Drops idempotency answers past their day and finished deliveries past the log's 30 days. Rows are written
+   * in time order, so the old ones are the lowest ids: found by walking the key from the start, never a scan.
+   */
+  async purge(now = Date.now()): Promise<void> {
+    const { db } = this.options;
+    await db
+      .deleteFrom('idempotency_keys')
+      .where('created_at', '<', now - IDEMPOTENCY_TTL_MS)
+      .execute();
+    const firstKept = await db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('at', '>=', now - DELIVERY_LOG_TTL_MS)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    let query = db.deleteFrom('webhook_deliveries').where('state', '!=', 'pending');
+    if (firstKept) query = query.where('id', '<', Number(firstKept.id));
+    else query = query.where('at', '<', now - DELIVERY_LOG_TTL_MS);
+    await query.execute();
   }
 
   /** Claims due events and delivers them; answers how many it claimed. */

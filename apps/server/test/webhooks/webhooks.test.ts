@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { applyTransitions, insertMessages } from '../../src/messages/ledger.js';
 import { MAX_DELIVERY_ATTEMPTS, WebhookDelivery } from '../../src/webhooks/delivery.js';
 import { accountIdOf } from '../engine/helpers.js';
@@ -184,6 +184,56 @@ describe('delivery', () => {
       ['sent', 'delivered'],
       ['delivered', 'read'],
     ]);
+  });
+
+  it('keeps the delivery log 30 days and idempotency answers a day', async () => {
+    // A database of its own: the purge relies on rows arriving in time order, which this test's old rows fake.
+    const fresh = await createTestApp();
+    onTestFinished(() => fresh.close());
+    const db = fresh.database.db;
+    const accountId = await accountIdOf(fresh, (await signUp(fresh.app, { role: 'api' })).email);
+    const day = 24 * 60 * 60 * 1000;
+    const now = Date.now();
+    const row = (at: number, state: string) => ({
+      account_id: accountId,
+      type: 'webhook.test',
+      message_id: null,
+      status: null,
+      previous_status: null,
+      detail: null,
+      at,
+      state,
+      attempts: 1,
+      next_attempt_at: at,
+      lease_until: null,
+      response_code: null,
+      last_error: null,
+      delivered_at: null,
+    });
+    await db
+      .insertInto('webhook_deliveries')
+      .values([
+        row(now - 40 * day, 'delivered'),
+        row(now - 35 * day, 'pending'),
+        row(now - 31 * day, 'failed'),
+        row(now - day, 'delivered'),
+      ])
+      .execute();
+    await db
+      .insertInto('idempotency_keys')
+      .values([
+        { account_id: accountId, key: 'old', request_hash: 'h', answer: '{}', created_at: now - 2 * day },
+        { account_id: accountId, key: 'new', request_hash: 'h', answer: '{}', created_at: now - 1000 },
+      ])
+      .execute();
+    await new WebhookDelivery({ db, dialect: fresh.database.dialect, secretKey: fresh.config.secret }).purge(now);
+    const left = await db.selectFrom('webhook_deliveries').selectAll().orderBy('id').execute();
+    expect(left.map((d) => [d.state, Math.round((now - Number(d.at)) / day)])).toEqual([
+      ['pending', 35],
+      ['delivered', 1],
+    ]);
+    const keys = await db.selectFrom('idempotency_keys').select('key').where('account_id', '=', accountId).execute();
+    expect(keys.map((k) => k.key)).toEqual(['new']);
   });
 
   it('gives up after the last attempt, and a receiver that never answers times out', async () => {
