@@ -17,6 +17,7 @@ import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { decryptSecret } from '../../src/lib/crypto.js';
 import { openTestDatabase, TEST_DB, testConfig } from '../helpers/app.js';
+import { startSmtpSink } from '../helpers/smtp-sink.js';
 import { tables } from './fixtures.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'herald-secrets-'));
@@ -217,6 +218,57 @@ describe('a run through every flow that handles a secret', () => {
     expect(sent.statusCode, sent.body).toBe(202);
     const refused = await app.inject({ method: 'GET', url: '/api/v1/messages/1', headers: { 'x-api-key': `${key.key}x` } });
     expect(refused.statusCode).toBe(401);
+  });
+
+  it('sends through an SMTP server that requires the stored password, and through one that refuses it', async () => {
+    const password = unique('SMTP server password');
+    const sink = await startSmtpSink({ auth: { user: 'herald', pass: password } });
+    try {
+      const apiToken = secrets.get('api-profile session token')!;
+      const key = await ok('POST', '/api/data/api-keys', apiToken, { name: 'Sender', scope: 'send', rateLimit: 1000 });
+      secrets.set('second API key', key.key);
+      const settings = { host: '127.0.0.1', port: sink.port, security: 'none', login: 'herald', senderEmail: 'news@herald.test' };
+      const good = await ok('POST', '/api/data/provider-configurations', apiToken, {
+        name: 'Authenticated SMTP',
+        type: 'smtp',
+        settings: { ...settings, password },
+      });
+      const bad = await ok('POST', '/api/data/provider-configurations', apiToken, {
+        name: 'Refused SMTP',
+        type: 'smtp',
+        settings: { ...settings, password: unique('wrong SMTP password') },
+      });
+      for (const configId of [good.id, bad.id]) {
+        const sent = await app.inject({
+          method: 'POST',
+          url: '/api/v1/messages',
+          headers: { authorization: `Bearer ${key.key}` },
+          payload: {
+            channel: 'email',
+            to: `reader-${configId}@example.com`,
+            configId,
+            content: { subject: 'Hi', text: 'Hello' },
+          },
+        });
+        expect(sent.statusCode, sent.body).toBe(202);
+      }
+      const refusedAttempts = async () =>
+        Number(
+          (
+            await database.db
+              .selectFrom('messages')
+              .select('attempts')
+              .where('recipient', '=', `reader-${bad.id}@example.com`)
+              .executeTakeFirstOrThrow()
+          ).attempts,
+        );
+      for (let round = 0; round < 50 && (sink.messages.length === 0 || (await refusedAttempts()) === 0); round++)
+        await app.engine.runOnce();
+      expect(sink.messages.map((message) => message.rcptTo[0]?.address)).toEqual([`reader-${good.id}@example.com`]);
+      expect(await refusedAttempts()).toBeGreaterThan(0);
+    } finally {
+      await sink.close();
+    }
   });
 });
 
