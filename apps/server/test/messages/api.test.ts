@@ -288,6 +288,63 @@ describe('rate limit', () => {
 });
 
 describe('end to end', () => {
+  it('routes an SMS through the group or the config it names', async () => {
+    const account = await apiAccount();
+    const config = async (name: string) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/data/provider-configurations',
+        headers: account.session,
+        payload: { name, type: 'sandbox-sms', settings: {} },
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json().id as number;
+    };
+    const first = await config('First');
+    const second = await config('Second');
+    const group = await t.app.inject({
+      method: 'POST',
+      url: '/api/provider-configurations/groups',
+      headers: account.session,
+      payload: {
+        name: 'Failover',
+        category: 'SMS',
+        configs: [
+          { providerConfigId: first, priority: 2 },
+          { providerConfigId: second, priority: 1 },
+        ],
+      },
+    });
+    expect(group.statusCode).toBe(200);
+    const viaGroup = await post(account.send, {
+      channel: 'sms',
+      to: '+380 (50) 123-45-67',
+      content: { text: 'Code 1234' },
+      groupId: group.json().id,
+    });
+    expect(viaGroup.json().to).toBe('+380501234567');
+    const viaConfig = await post(account.send, { channel: 'sms', to: '+380501234567', content: { text: 'Hi' }, configId: first });
+    const wrongChannel = await post(account.send, { ...inline('a@example.com'), configId: first });
+    expect(wrongChannel.json().fields[0]).toMatchObject({ field: 'configId', key: 'messages.unknownConfig' });
+
+    const dispatcher = new Dispatcher({
+      db: t.database.db,
+      dialect: t.database.dialect,
+      pool: t.app.channels,
+      content: new ApiTemplateContent(t.database.db, new CampaignContent(t.database.db, t.app.tracking)),
+      owner: 'api-sms-test',
+    });
+    const read = (id: number) => t.app.inject({ method: 'GET', url: `/api/v1/messages/${id}`, headers: account.read });
+    for (let round = 0; round < 50; round++) {
+      await dispatcher.runOnce();
+      if ((await read(viaConfig.json().id)).json().status !== 'unsent') break;
+    }
+    // The sandbox may already have reported its simulated receipt.
+    const accepted = expect.stringMatching(/^(sent|delivered)$/);
+    expect((await read(viaGroup.json().id)).json()).toMatchObject({ channel: 'sms', status: accepted, configId: second });
+    expect((await read(viaConfig.json().id)).json()).toMatchObject({ status: accepted, configId: first });
+  });
+
   it('renders a template message at send time, delivers it over SMTP and reports unsent → sent to a verified webhook', async () => {
     const account = await apiAccount();
     const config = await t.app.inject({
