@@ -85,6 +85,9 @@ export async function signup(deps: AuthDeps, input: SignupInput): Promise<{ toke
   }
 }
 
+let decoyHash: Promise<string> | undefined;
+const decoyPasswordHash = () => (decoyHash ??= hashPassword(generatePassword()));
+
 export async function login(deps: AuthDeps, username: string, password: string, ip: string): Promise<{ token: string }> {
   const email = username.trim().toLowerCase();
   const attemptKey = `${email}|${ip}`;
@@ -104,7 +107,8 @@ export async function login(deps: AuthDeps, username: string, password: string, 
     throw new AppError(429, 'login.tooManyAttempts', { minutes }, [], { 'retry-after': String(Math.ceil(retryMs / 1000)) });
   }
   const account = email ? await q.findAccountByEmail(deps.db, email) : undefined;
-  const valid = account ? await verifyPassword(password, account.password_hash) : false;
+  // An unknown address is checked against a decoy hash, so it takes as long to refuse as a wrong password.
+  const valid = (await verifyPassword(password, account?.password_hash ?? (await decoyPasswordHash()))) && account !== undefined;
   if (!account || !valid) {
     await q.recordLoginFailure(deps.db, attemptKey, now);
     await q.recordLoginFailure(deps.db, addressKey, now);

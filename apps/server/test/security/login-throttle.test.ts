@@ -36,6 +36,24 @@ describe('log-in throttling', () => {
     expect((await login(bystander.email, bystander.password, '198.51.100.201')).statusCode).toBe(200);
   });
 
+  it('takes about as long to refuse an unknown address as a wrong password', async () => {
+    const user = await signUp(t.app);
+    const timed = async (username: string, ip: string) => {
+      const started = performance.now();
+      expect((await login(username, 'Whatever1', ip)).statusCode).toBe(401);
+      return performance.now() - started;
+    };
+    const unknown: number[] = [];
+    const wrong: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      unknown.push(await timed(`nobody-${i}-${Date.now()}@example.com`, `203.0.113.${100 + i}`));
+      wrong.push(await timed(user.email, `203.0.113.${120 + i}`));
+    }
+    const median = (values: number[]) => values.sort((a, b) => a - b)[3]!;
+    // Without the decoy check an unknown address answers some fifty times faster (no scrypt at all).
+    expect(median(unknown)).toBeGreaterThan(median(wrong) / 4);
+  });
+
   it('answers an unknown address exactly like a wrong password', async () => {
     const user = await signUp(t.app);
     const unknown = await login(`nobody-${Date.now()}@example.com`, 'Whatever1', '203.0.113.50');
