@@ -32,7 +32,7 @@ beforeAll(async () => {
   cluster.startWorker();
   cluster.startWorker();
   await cluster.waitForWorkers(2);
-});
+}, 120_000);
 
 afterAll(async () => {
   await cluster?.close();

@@ -1,0 +1,101 @@
+/**
+ * Limits shared by two `herald worker` processes in scale mode: a day limit of N sends exactly N (reserved in the
+ * database), and a config's messages-per-second holds for both together (a Redis token bucket), not per process.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertMessages } from '../../src/messages/ledger.js';
+import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
+import { providerConfig, type ScaleCluster, scaleSkipReason, startCluster, waitFor } from './helpers.js';
+
+const skipReason = await scaleSkipReason();
+if (skipReason) console.warn(`scale-mode limit tests skipped: ${skipReason}`);
+
+let cluster: ScaleCluster | undefined;
+let sink: SmtpSink;
+const arrivedAt = new Map<string, number>();
+
+beforeAll(async () => {
+  if (skipReason) return;
+  sink = await startSmtpSink({
+    onMessage: (message) => arrivedAt.set(message.rcptTo[0]?.address ?? '', Date.now()),
+  });
+  cluster = await startCluster('limits');
+  cluster.startWorker();
+  cluster.startWorker();
+  await cluster.waitForWorkers(2);
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.close();
+  await sink?.close();
+});
+
+function emails(c: ScaleCluster, tag: string, count: number, configId: number) {
+  return Array.from({ length: count }, (_, i) => ({
+    accountId: c.accountId,
+    campaignId: null,
+    lane: 0,
+    channel: 'EMAIL',
+    recipient: `${tag}${i}@example.com`,
+    routeConfigId: configId,
+    payload: JSON.stringify({ subject: `Hello ${i}`, text: 'Hello' }),
+  }));
+}
+
+async function statuses(c: ScaleCluster, configId: number): Promise<Record<string, number>> {
+  const rows = await c.t.database.db
+    .selectFrom('messages')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('route_config_id', '=', configId)
+    .groupBy('status')
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+}
+
+describe.skipIf(skipReason !== undefined)('scale mode: limits shared by worker processes', () => {
+  it('stops at exactly the day limit', { timeout: 90_000 }, async () => {
+    const c = cluster!;
+    const limit = 25;
+    const total = 120;
+    const configId = await providerConfig(c, { name: 'Limited', type: 'sandbox-email', limitPerDay: limit });
+    await insertMessages(c.t.database.db, emails(c, 'day', total, configId));
+    let counts: Record<string, number> = {};
+    await waitFor(
+      async () => {
+        counts = await statuses(c, configId);
+        return counts.sent === limit && counts.unsent === total - limit;
+      },
+      60_000,
+      'the limit to be reached',
+    );
+    // Nothing more goes out afterwards: the rest wait for tomorrow.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await statuses(c, configId)).toEqual({ sent: limit, unsent: total - limit });
+  });
+
+  it('holds a config rate across both workers', { timeout: 90_000 }, async () => {
+    const c = cluster!;
+    const rate = 20;
+    const total = 100;
+    const configId = await providerConfig(c, {
+      name: 'Paced',
+      type: 'smtp',
+      settings: {
+        host: '127.0.0.1',
+        port: sink.port,
+        security: 'none',
+        senderEmail: 'news@herald.test',
+        messagesPerSecond: rate,
+      },
+    });
+    await insertMessages(c.t.database.db, emails(c, 'rate', total, configId));
+    await waitFor(async () => (await statuses(c, configId)).sent === total, 60_000, 'every message sent');
+    const times = [...arrivedAt.entries()].filter(([to]) => to.startsWith('rate')).map(([, at]) => at);
+    const spanMs = Math.max(...times) - Math.min(...times);
+    // One second of burst, then `rate` a second for both workers together: at least (total - rate) / rate seconds.
+    // Each worker pacing alone would take half that.
+    console.log(`shared rate ${rate}/s over two workers: ${total} messages in ${spanMs} ms`);
+    expect(times).toHaveLength(total);
+    expect(spanMs).toBeGreaterThanOrEqual(((total - rate) / rate) * 1000 * 0.9);
+  });
+});
