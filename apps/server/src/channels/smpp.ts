@@ -28,6 +28,8 @@ const BIND_WAIT_MS = VERIFY_TIMEOUT_MS;
 const MAX_PART_IDS = 100_000;
 /** ESME_RMSGQFUL and ESME_RTHROTTLED: the SMSC is busy, the same message can succeed later. */
 const TRANSIENT_STATUSES = new Set([0x14, 0x58]);
+/** Submitted parts kept at the head of the queue before it is compacted. */
+const QUEUE_COMPACT_AT = 1024;
 const ESM_CLASS_UDHI = 0x40;
 /** The UDH of a concatenated part: IEI 00 (8-bit reference), length 3, then ref, total, sequence. */
 const UDH_CONCAT_HEADER = [0x05, 0x00, 0x03];
@@ -489,6 +491,10 @@ class SmppChannel implements Channel {
     }
     if (this.head === this.queue.length) {
       this.queue = [];
+      this.head = 0;
+    } else if (this.head >= QUEUE_COMPACT_AT && this.head * 2 >= this.queue.length) {
+      // Under steady load the queue never empties: drop the parts already submitted, or they stay referenced forever.
+      this.queue = this.queue.slice(this.head);
       this.head = 0;
     }
   }
