@@ -35,6 +35,10 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
       max: 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
+    // A database restart breaks every connection: an idle one is dropped by the pool, and one checked out between two
+    // queries fails its next query (the pool then drops it), instead of an unhandled 'error' event ending the process.
+    pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', schema: options.pgSchema, close: () => db.destroy() };
   }
