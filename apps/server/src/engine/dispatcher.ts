@@ -69,6 +69,11 @@ export class Dispatcher {
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private wake: (() => void) | undefined;
+  /**
+   * Messages of the batches being sent: their leases are renewed until written, so a batch slower than a lease (a
+   * rate-limited config) is not handed back and sent a second time while this process is still sending it.
+   */
+  private readonly inFlight = new Set<number>();
 
   constructor(private readonly options: DispatcherOptions) {
     this.batchSize = options.batchSize ?? 200;
@@ -91,9 +96,9 @@ export class Dispatcher {
     this.loops = Array.from({ length: this.concurrency }, () => this.loop());
     this.leaseTimer = setInterval(
       () => {
-        this.queue
-          .returnExpiredLeases()
-          .catch((error: unknown) => this.options.log?.error({ err: error }, 'returning expired leases failed'));
+        this.renewLeases()
+          .then(() => this.queue.returnExpiredLeases())
+          .catch((error: unknown) => this.options.log?.error({ err: error }, 'renewing or returning leases failed'));
       },
       Math.min(this.leaseMs / 2, 10_000),
     );
@@ -150,6 +155,28 @@ export class Dispatcher {
   }
 
   private async process(batch: ClaimedMessage[]): Promise<void> {
+    for (const message of batch) this.inFlight.add(message.id);
+    try {
+      await this.sendBatch(batch);
+    } finally {
+      for (const message of batch) this.inFlight.delete(message.id);
+    }
+  }
+
+  /** Extends the leases of the messages this process is still sending (only while they are processing). */
+  private async renewLeases(now = Date.now()): Promise<void> {
+    const ids = [...this.inFlight];
+    for (let i = 0; i < ids.length; i += 1000) {
+      await this.options.db
+        .updateTable('messages')
+        .set({ lease_until: now + this.leaseMs })
+        .where('id', 'in', ids.slice(i, i + 1000))
+        .where('status', '=', 'processing')
+        .execute();
+    }
+  }
+
+  private async sendBatch(batch: ClaimedMessage[]): Promise<void> {
     const { db } = this.options;
     const now = Date.now();
     const book = await RouteBook.load(
