@@ -202,7 +202,7 @@ function isSettled(row: { status: string }): boolean {
   return !['unsent', 'resending', 'processing'].includes(row.status);
 }
 
-/** A `herald worker` child process; keeps the end of its stderr to show if it dies unexpectedly. */
+/** A `herald worker` child process; keeps the start of its stderr to show if it dies unexpectedly. */
 export class WorkerProcess {
   readonly child: ChildProcess;
   /** Set before the test kills it on purpose. */
@@ -219,7 +219,8 @@ export class WorkerProcess {
       { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     this.child.stderr?.on('data', (chunk: Buffer) => {
-      this.stderr = (this.stderr + chunk.toString()).slice(-4000);
+      // The first lines say why it died (the rest of a dumped error object is noise).
+      if (this.stderr.length < 3000) this.stderr = (this.stderr + chunk.toString()).slice(0, 3000);
     });
   }
 
@@ -229,8 +230,13 @@ export class WorkerProcess {
 
   crashError(): Error {
     return new Error(
-      `worker ${this.name} exited (code ${this.child.exitCode}, signal ${this.child.signalCode}); its stderr ends:\n${this.stderr}`,
+      `worker ${this.name} exited (code ${this.child.exitCode}, signal ${this.child.signalCode}); its stderr begins:\n${this.stderr}`,
     );
+  }
+
+  /** Throws with the end of its stderr if the process has died. */
+  assertAlive(): void {
+    if (this.exited) throw this.crashError();
   }
 
   async kill(signal: NodeJS.Signals): Promise<void> {

@@ -60,7 +60,10 @@ export interface PrivatePostgres {
   close(): Promise<void>;
 }
 
-/** initdb + pg_ctl into a temp directory: a PostgreSQL instance only this test uses (fsync off: it is thrown away). */
+/**
+ * initdb + pg_ctl into a temp directory: a PostgreSQL instance only this test uses. fsync is off (an immediate stop
+ * kills PostgreSQL, not the machine), but commits stay synchronous, or an immediate stop would lose committed statuses.
+ */
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const dir = mkdtempSync(path.join(tmpdir(), 'herald-pg-'));
   if (asRoot) {
@@ -76,7 +79,6 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     '-c listen_addresses=127.0.0.1',
     `-c unix_socket_directories=${dir}`,
     '-c fsync=off',
-    '-c synchronous_commit=off',
     '-c full_page_writes=off',
     '-c shared_buffers=32MB',
     '-c max_connections=100',
