@@ -105,6 +105,16 @@ function Settings({ campaign }: { campaign: Campaign }) {
           ),
         },
         { key: 'route', label: t('view.settings.route'), children: route },
+        {
+          key: 'fallback',
+          label: t('wizard.fallback.summaryLabel'),
+          children: campaign.fallback
+            ? t('wizard.fallback.summary', {
+                other: t(`channels.${campaign.fallback.channel}`),
+                template: campaign.fallback.templateName ?? `#${campaign.fallback.templateId}`,
+              })
+            : t('wizard.fallback.off'),
+        },
         { key: 'scheduled', label: t('view.settings.scheduled'), children: time(campaign.scheduledAt) },
         { key: 'created', label: t('view.settings.created'), children: time(campaign.createdAt) },
         { key: 'started', label: t('view.settings.started'), children: time(campaign.startedAt) },
