@@ -53,13 +53,15 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+  // Scale mode (REDIS_URL on PostgreSQL) sends through BullMQ; otherwise workers claim from the database.
+  const queue = config.redisUrl && database.dialect === 'postgres' ? 'BullMQ on Redis' : 'database queue';
   if (role === 'worker') {
     await app.ready();
-    app.log.info('worker started');
+    app.log.info({ queue }, 'worker started');
     return;
   }
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Herald console: ${config.publicUrl}`);
+  app.log.info({ role, queue: role === 'api' ? undefined : queue }, `Herald console: ${config.publicUrl}`);
 }
 
 main().catch((error) => {
