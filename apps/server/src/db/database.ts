@@ -53,7 +53,7 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
-const STATEMENT_CACHE_SIZE = 500;
+const STATEMENT_CACHE_SIZE = 100;
 
 /**
  * Kysely prepares every query afresh, and preparing cost as much as running for the sending engine's statements,
