@@ -1,4 +1,4 @@
-/** The fault suite (`npm run test:faults`): real processes, private PostgreSQL and Redis, one file at a time. */
+/** The fault suite (`npm run test:faults`): real processes, private PostgreSQL and Redis, outside `vitest run`. */
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,8 +9,8 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Each scenario starts its own servers and worker processes: running them side by side would only fight for CPU.
-    fileParallelism: false,
-    maxWorkers: 1,
+    // Scenarios spend most of their time waiting (leases, retry delays), so two files run side by side; each has its
+    // own PostgreSQL, Redis and ports, so they cannot disturb each other.
+    maxWorkers: 2,
   },
 });

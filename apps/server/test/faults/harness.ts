@@ -111,7 +111,7 @@ export class HeraldUnderTest {
   /** A contact list of these addresses, a template, and a campaign over them sent through one config, started. */
   async startCampaign(
     account: Account,
-    options: { channel: 'EMAIL' | 'SMS'; addresses: string[]; configId: number },
+    options: { channel: 'EMAIL' | 'SMS'; addresses: string[]; configId: number; html?: string },
   ): Promise<number> {
     const { db } = this.database;
     const now = Date.now();
@@ -144,7 +144,12 @@ export class HeraldUnderTest {
       url: '/api/data/templates',
       headers: account.headers,
       payload: email
-        ? { name: `faults-${now}`, channel: 'EMAIL', subject: 'News for {{ contact.name }}', html: '<p>Hello</p>' }
+        ? {
+            name: `faults-${now}`,
+            channel: 'EMAIL',
+            subject: 'News for {{ contact.name }}',
+            html: options.html ?? '<p>Hello</p>',
+          }
         : { name: `faults-${now}`, channel: 'SMS', smsText: 'Hello {{ contact.name }}' },
     });
     if (template.statusCode !== 200) throw new Error(`template: ${template.body}`);
