@@ -1,6 +1,6 @@
 // `npm test`: installs what is missing, builds, lints, runs the server suite on SQLite and on
-// PostgreSQL, then the browser suite in Chromium; prints one closing count line.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+// PostgreSQL, the fault suite, then the browser suite in Chromium; prints one closing count line.
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureBuilt, ensureInstalled, root, run } from './lib.mjs';
 
@@ -50,6 +50,31 @@ for (const database of ['sqlite', 'postgres']) {
       HERALD_TEST_DB: database,
     },
   );
+  countVitest(output);
+}
+
+// The fault suite runs real worker processes against a PostgreSQL and a Redis of its own, which it stops and restarts.
+const faultServers = [
+  path.join(process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin', 'initdb'),
+  process.env.REDIS_SERVER ?? '/usr/bin/redis-server',
+];
+const missingServers = faultServers.filter((file) => !existsSync(file));
+if (missingServers.length > 0) {
+  console.error(`\nThe fault suite needs ${missingServers.join(' and ')} (apt-get install -y postgresql-15 redis-server).`);
+  failedSteps.push('fault suite (servers missing)');
+  totals.failed += 1;
+} else {
+  const output = path.join(reports, 'vitest-faults.json');
+  rmSync(output, { force: true });
+  step('fault suite (worker kill, PostgreSQL and Redis restarts, failing providers)', npx, [
+    'vitest',
+    'run',
+    '--config',
+    'vitest.faults.config.ts',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile=${output}`,
+  ]);
   countVitest(output);
 }
 

@@ -8,7 +8,8 @@ import { type PrivatePostgres, startPrivatePostgres } from '../helpers/private-s
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
 import { ENGINE_WINDOW, HeraldUnderTest, printTally, tally, waitFor } from './harness.js';
 
-const TOTAL = 800;
+// More than one worker leases at once (4 batches of 200), so both have a share to send when one is killed.
+const TOTAL = 1600;
 let postgres: PrivatePostgres;
 let herald: HeraldUnderTest;
 let sink: SmtpSink;
@@ -30,7 +31,7 @@ describe('SIGKILL of a worker process mid-campaign (PostgreSQL, two workers)', (
     const configId = await herald.providerConfig(account, {
       name: 'Sink',
       type: 'smtp',
-      settings: { host: '127.0.0.1', port: sink.port, security: 'none', senderEmail: 'news@herald.test', messagesPerSecond: 60 },
+      settings: { host: '127.0.0.1', port: sink.port, security: 'none', senderEmail: 'news@herald.test', messagesPerSecond: 100 },
     });
     const addresses = Array.from({ length: TOTAL }, (_, i) => `kill${i}@example.com`);
     const doomed = herald.startWorker('A');
