@@ -8,7 +8,8 @@ export const FilterItem = Type.Object({
   value: Type.String({ maxLength: 200 }),
 });
 
-const Limit = Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]));
+/** Day and month limits live in 32-bit columns. */
+const Limit = Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), Type.Null()]));
 
 export const ConfigBody = Type.Object({
   id: Type.Optional(Type.Integer()),

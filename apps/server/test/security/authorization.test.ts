@@ -270,6 +270,38 @@ describe('every session route', () => {
   });
 });
 
+describe('every route naming a record', () => {
+  it('answers 400 or 404 for an id no column holds, never an internal error', async () => {
+    const routes = registered.filter(
+      (route) =>
+        (isSessionRoute(route) || isApiKeyRoute(route)) && namesRecord(route.url) && ['GET', 'DELETE'].includes(route.method),
+    );
+    expect(routes.length).toBeGreaterThan(10);
+    for (const route of routes) {
+      for (const id of [
+        '9223372036854775808',
+        '99999999999999999999',
+        '1e30',
+        '2147483648',
+        '0',
+        '-1',
+        '1.5',
+        'NaN',
+        '%00',
+        "1'",
+      ]) {
+        const url = route.url.replace(/:([A-Za-z]+)/g, (_match, name: string) => (name in VIEW_PARAMS ? VIEW_PARAMS[name]! : id));
+        const headers: Record<string, string> = isApiKeyRoute(route)
+          ? { authorization: `Bearer ${ownerRecords.apiKey}` }
+          : { 'x-token': hasAnyRole(['site'], route.config.roles) ? owner.token : ownerRecords.apiToken };
+        if (route.config.roles?.length && !hasAnyRole(['site', 'api'], route.config.roles)) headers['x-token'] = admin.token;
+        const res = await inject(route.method, url, null, undefined, headers);
+        expect([400, 404], `${route.method} ${url}: ${res.statusCode} ${res.body.slice(0, 200)}`).toContain(res.statusCode);
+      }
+    }
+  });
+});
+
 describe('every API-key route', () => {
   it('refuses a caller without a key, with a session token, an unknown or a revoked key', async () => {
     const routes = registered.filter(isApiKeyRoute);
