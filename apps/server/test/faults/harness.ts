@@ -186,6 +186,17 @@ export class HeraldUnderTest {
       .execute();
   }
 
+  /** The config's day counters (summed, should the test cross midnight), which its day limit is checked against. */
+  async usedToday(configId: number): Promise<number> {
+    const row = await this.database.db
+      .selectFrom('config_usage')
+      .select((eb) => eb.fn.sum<number>('count').as('count'))
+      .where('config_id', '=', configId)
+      .where('period', 'like', 'd:%')
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
   /** Waits until every recipient has a message and none is waiting to be sent or in flight; fails at once if a worker died. */
   async waitSettled(campaignId: number, total: number, timeoutMs: number, settled = isSettled): Promise<void> {
     await waitFor(
