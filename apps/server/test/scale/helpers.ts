@@ -43,7 +43,7 @@ export interface ScaleCluster {
   token: string;
   accountId: number;
   workers: ChildProcess[];
-  startWorker(): ChildProcess;
+  startWorker(env?: Record<string, string>): ChildProcess;
   /** Resolves once `count` worker processes consume the cluster's BullMQ queue. */
   waitForWorkers(count: number): Promise<void>;
   /** Every job completed since the cluster started: how many messages it sent and which worker did. */
@@ -74,7 +74,7 @@ export async function startCluster(name: string): Promise<ScaleCluster> {
     );
   });
   await events.waitUntilReady();
-  const startWorker = () => {
+  const startWorker = (env: Record<string, string> = {}) => {
     const child = spawn(
       process.execPath,
       ['--conditions=source', '--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts'), 'worker'],
@@ -90,6 +90,7 @@ export async function startCluster(name: string): Promise<ScaleCluster> {
           HERALD_SECRET: t.config.secret.toString('hex'),
           HERALD_SEED: '0',
           LOG_LEVEL: 'warn',
+          ...env,
         },
         stdio: ['ignore', 'ignore', 'inherit'],
       },
