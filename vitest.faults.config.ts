@@ -6,7 +6,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'] } },
   test: {
     include: ['apps/server/test/faults/**/*.fault.ts'],
-    testTimeout: 180_000,
+    testTimeout: 240_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // Scenarios spend most of their time waiting (leases, retry delays), so two files run side by side; each has its
