@@ -1,15 +1,19 @@
 /**
  * Limits shared by two `herald worker` processes in scale mode: a day limit of N sends exactly N (reserved in the
  * database), and a config's messages-per-second holds for both together (a Redis token bucket), not per process.
+ * The workers run with leases far shorter than a paced job takes: a job that outlasts its lease is still sent once,
+ * because the dispatcher renews the leases of the messages in flight instead of letting them be handed back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMessages } from '../../src/messages/ledger.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
-import { providerConfig, type ScaleCluster, scaleSkipReason, startCluster, waitFor } from './helpers.js';
+import { arrivals, providerConfig, type ScaleCluster, scaleSkipReason, startCluster, waitFor } from './helpers.js';
 
 const skipReason = await scaleSkipReason();
 if (skipReason) console.warn(`scale-mode limit tests skipped: ${skipReason}`);
 
+/** Far shorter than sending one job takes at the paced configs' rates. */
+const LEASE_MS = 3000;
 let cluster: ScaleCluster | undefined;
 let sink: SmtpSink;
 const arrivedAt = new Map<string, number>();
@@ -20,8 +24,8 @@ beforeAll(async () => {
     onMessage: (message) => arrivedAt.set(message.rcptTo[0]?.address ?? '', Date.now()),
   });
   cluster = await startCluster('limits');
-  cluster.startWorker();
-  cluster.startWorker();
+  cluster.startWorker({ HERALD_LEASE_MS: String(LEASE_MS) });
+  cluster.startWorker({ HERALD_LEASE_MS: String(LEASE_MS) });
   await cluster.waitForWorkers(2);
 }, 120_000);
 
@@ -97,5 +101,24 @@ describe.skipIf(skipReason !== undefined)('scale mode: limits shared by worker p
     console.log(`shared rate ${rate}/s over two workers: ${total} messages in ${spanMs} ms`);
     expect(times).toHaveLength(total);
     expect(spanMs).toBeGreaterThanOrEqual(((total - rate) / rate) * 1000 * 0.9);
+  });
+
+  it('sends each message once when a job outlasts the lease', { timeout: 90_000 }, async () => {
+    const c = cluster!;
+    const total = 60;
+    const configId = await providerConfig(c, {
+      name: 'Slow',
+      type: 'smtp',
+      settings: { host: '127.0.0.1', port: sink.port, security: 'none', senderEmail: 'news@herald.test', messagesPerSecond: 5 },
+    });
+    await insertMessages(c.t.database.db, emails(c, 'slow', total, configId));
+    await waitFor(async () => (await statuses(c, configId)).sent === total, 80_000, 'every message sent');
+    // Anything handed back by mistake would be sent again within a lease or two.
+    await new Promise((resolve) => setTimeout(resolve, 2 * LEASE_MS));
+    const perRecipient = arrivals(
+      sink.messages.map((message) => message.rcptTo[0]?.address).filter((to) => to?.startsWith('slow')),
+    );
+    expect(perRecipient.size).toBe(total);
+    expect([...perRecipient.values()].filter((n) => n > 1)).toEqual([]);
   });
 });
