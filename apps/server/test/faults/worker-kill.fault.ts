@@ -31,24 +31,28 @@ describe('SIGKILL of a worker process mid-campaign (PostgreSQL, two workers)', (
     const configId = await herald.providerConfig(account, {
       name: 'Sink',
       type: 'smtp',
-      settings: { host: '127.0.0.1', port: sink.port, security: 'none', senderEmail: 'news@herald.test', messagesPerSecond: 100 },
+      settings: { host: '127.0.0.1', port: sink.port, security: 'none', senderEmail: 'news@herald.test', messagesPerSecond: 60 },
     });
     const addresses = Array.from({ length: TOTAL }, (_, i) => `kill${i}@example.com`);
     const doomed = herald.startWorker('A');
     herald.startWorker('B');
     const campaignId = await herald.startCampaign(account, { channel: 'EMAIL', addresses, configId });
 
-    // Kill once both are sending (each has leased a batch) and the campaign is well under way.
+    // Kill A in the middle of its work: both hold leases, and A has already written some of its messages as sent.
+    const doomedOwner = `:${doomed.child.pid}`;
+    let doomedPeak = 0;
     await waitFor(
       async () => {
         const owners = await herald.database.db
           .selectFrom('messages')
-          .select('lease_owner')
-          .distinct()
+          .select(['lease_owner', (eb) => eb.fn.countAll<number>().as('n')])
           .where('campaign_id', '=', campaignId)
           .where('status', '=', 'processing')
+          .groupBy('lease_owner')
           .execute();
-        return owners.length >= 2 && sink.messages.length >= 100;
+        const held = Number(owners.find((row) => row.lease_owner?.endsWith(doomedOwner))?.n ?? 0);
+        doomedPeak = Math.max(doomedPeak, held);
+        return owners.length >= 2 && held > 0 && doomedPeak - held >= 50;
       },
       90_000,
       'both workers to be sending',
