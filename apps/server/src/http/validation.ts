@@ -15,21 +15,26 @@ const exact = addFormats(new Ajv({ ...common, coerceTypes: false }));
 /** Keywords whose values are data, not schemas. */
 const DATA_KEYWORDS = new Set(['default', 'const', 'enum', 'examples']);
 
+/** PostgreSQL text cannot hold NUL, so no string of a request may. */
+const NO_NUL = '^[^\\u0000]*$';
+
 /**
- * A copy of the schema in which every integer without bounds stays within what JavaScript and the id columns hold
- * exactly: a larger number (9223372036854775808, 1e30) is a field error, not a database error.
+ * A copy of the schema with what every database column holds made explicit, so a value beyond it is a field error
+ * rather than a database error: integers without bounds stay within what JavaScript holds exactly (not
+ * 9223372036854775808 or 1e30), and strings without a pattern of their own hold no NUL.
  */
-function withSafeIntegers(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withSafeIntegers);
+function storable(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(storable);
   if (schema === null || typeof schema !== 'object') return schema;
   const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) copy[key] = DATA_KEYWORDS.has(key) ? value : withSafeIntegers(value);
+  for (const [key, value] of Object.entries(schema)) copy[key] = DATA_KEYWORDS.has(key) ? value : storable(value);
   if (copy.type === 'integer') {
     copy.maximum ??= Number.MAX_SAFE_INTEGER;
     copy.minimum ??= Number.MIN_SAFE_INTEGER;
   }
+  if (copy.type === 'string' && copy.format !== 'binary') copy.pattern ??= NO_NUL;
   return copy;
 }
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? exact : coercing).compile(withSafeIntegers(schema) as object);
+  (httpPart === 'body' ? exact : coercing).compile(storable(schema) as object);

@@ -141,6 +141,55 @@ describe('the sending API under arbitrary input', () => {
     );
   }, 300_000);
 
+  it('schedules a campaign at any number or refuses it on the field, never an internal error', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.double(), fc.integer(), fc.constantFrom(1e300, 9.3e18, -1, 8.64e15, 8.64e15 + 1)),
+        async (scheduledAt) => {
+          const draft = await t.app.inject({
+            method: 'POST',
+            url: `/api/data/campaigns/${ownerRecords.draftCampaignId}/duplicate`,
+            headers: { 'x-token': owner.token },
+          });
+          expect(draft.statusCode, draft.body).toBe(200);
+          const res = await t.app.inject({
+            method: 'POST',
+            url: `/api/data/campaigns/${draft.json().id}/start`,
+            headers: { 'x-token': owner.token },
+            payload: { scheduledAt },
+          });
+          expect([200, 400], `${scheduledAt}: ${res.body.slice(0, 200)}`).toContain(res.statusCode);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+
+  it('refuses NUL, which PostgreSQL text cannot hold, on the field of any request', async () => {
+    const message = await send('/api/v1/messages', {
+      channel: 'email',
+      to: 'reader@example.com',
+      content: { text: 'x' },
+      locale: 'a\u0000',
+    });
+    expect(message.statusCode).toBe(400);
+    expect(message.json().fields).toEqual([expect.objectContaining({ field: 'locale', key: 'validation.invalidValue' })]);
+    const contact = await t.app.inject({
+      method: 'POST',
+      url: `/api/data/contact-lists/${ownerRecords.listId}/contacts`,
+      headers: { 'x-token': owner.token },
+      payload: { email: 'nul@example.com', name: 'a\u0000b' },
+    });
+    expect(contact.statusCode).toBe(400);
+    expect(new Set(contact.json().fields.map((f: { field: string }) => f.field))).toEqual(new Set(['name']));
+    const search = await t.app.inject({
+      method: 'GET',
+      url: `/api/data/contact-lists/${ownerRecords.listId}/contacts?search=%00`,
+      headers: { 'x-token': owner.token },
+    });
+    expect(search.statusCode).toBe(400);
+  });
+
   it("never accepts a message naming another account's template, group or config", async () => {
     const foreign = strangerRecords;
     for (const body of [
