@@ -91,6 +91,8 @@ if (!existsSync(CHROMIUM)) {
   countPlaywright(output);
 }
 
+// A step can fail outside any test (a hook timing out, a file that does not load): it still counts as a failure.
+if (failedSteps.length > 0 && totals.failed === 0) totals.failed = failedSteps.length;
 if (failedSteps.length > 0) console.error(`\nFailed steps: ${failedSteps.join(', ')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedSteps.length > 0 ? 1 : 0);
