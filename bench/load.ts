@@ -264,6 +264,8 @@ const pendingApi = async () =>
   );
 while ((await pendingApi()) > 0 && Date.now() < settleDeadline) await new Promise((resolve) => setTimeout(resolve, 500));
 
+// Every message is sent once unless a worker lost the status write of a chunk it had sent (the in-flight window).
+const sinkTotal = (await sink.received()) - sentBefore;
 const rss = {
   api: apis.map((child) => peakRssMb(child.pid!)),
   worker: workers.map((child) => peakRssMb(child.pid!)),
@@ -302,7 +304,8 @@ console.log(
 );
 console.log(
   `checks: recipients with exactly one settled message ${check.once} of ${count} (unsettled ${check.unsettled}): ${exact ? 'ok' : 'FAILED'}; ` +
-    `API 202 answers ${accepted}, persisted ${persisted}: ${accepted === persisted ? 'equal' : 'NOT EQUAL'}`,
+    `API 202 answers ${accepted}, persisted ${persisted}: ${accepted === persisted ? 'equal' : 'NOT EQUAL'}; ` +
+    `the sink received ${sinkTotal} for ${count + persisted} messages (${sinkTotal - count - persisted} sent twice)`,
 );
 console.log(
   `scale mode (2 api + 2 worker): campaign of ${count} in ${(campaignMs / 1000).toFixed(1)} s = ${perSecond.toFixed(0)} msgs/s ` +
