@@ -82,7 +82,14 @@ export class Dispatcher {
     this.pollMs = options.pollMs ?? 250;
     this.leaseMs = options.leaseMs ?? 120_000;
     this.queue = new DbQueue({ db: options.db, dialect: options.dialect, owner: options.owner, leaseMs: this.leaseMs });
-    options.pool.onDeliveryReport((configId, report) => void this.applyReceipt(configId, report));
+    options.pool.onDeliveryReport((configId, report) => this.receiveReport(configId, report, RECEIPT_RETRIES));
+  }
+
+  /** Applies a receipt in the background; a failure (a database outage, a shutdown) is logged, never left unhandled. */
+  private receiveReport(configId: number, report: DeliveryReport, retriesLeft: number): void {
+    this.applyReceipt(configId, report, retriesLeft).catch((error: unknown) =>
+      this.options.log?.error({ err: error, configId }, 'applying a delivery receipt failed'),
+    );
   }
 
   async start(): Promise<void> {
@@ -166,12 +173,17 @@ export class Dispatcher {
   /** Extends the leases of the messages this process is still sending (only while they are processing). */
   private async renewLeases(now = Date.now()): Promise<void> {
     const ids = [...this.inFlight];
+    const { db, dialect } = this.options;
     for (let i = 0; i < ids.length; i += 1000) {
-      await this.options.db
+      const chunk = ids.slice(i, i + 1000);
+      await db
         .updateTable('messages')
         .set({ lease_until: now + this.leaseMs })
-        .where('id', 'in', ids.slice(i, i + 1000))
-        .where('status', '=', 'processing')
+        .where('id', 'in', (eb) => {
+          const leased = eb.selectFrom('messages').select('id').where('id', 'in', chunk).where('status', '=', 'processing');
+          // Rows a ledger transaction holds are leaving processing anyway; skipping them avoids a lock-order deadlock.
+          return dialect === 'postgres' ? leased.forUpdate().skipLocked() : leased;
+        })
         .execute();
     }
   }
@@ -419,8 +431,7 @@ export class Dispatcher {
       .where('provider_message_id', '=', report.providerMessageId)
       .executeTakeFirst();
     if (!row) {
-      if (retriesLeft > 0 && this.running)
-        setTimeout(() => void this.applyReceipt(configId, report, retriesLeft - 1), 1000).unref();
+      if (retriesLeft > 0 && this.running) setTimeout(() => this.receiveReport(configId, report, retriesLeft - 1), 1000).unref();
       return false;
     }
     const moved = await applyTransitions(this.options.db, [
