@@ -36,7 +36,8 @@ export class KeyRateLimiter {
             storeClient: redis,
             points,
             duration: WINDOW_SECONDS,
-            keyPrefix: KEY_PREFIX,
+            // Under REDIS_PREFIX like every other Herald key, so installs sharing one Redis never count together.
+            keyPrefix: `${config.redisPrefix ?? 'herald'}:${KEY_PREFIX}`,
             // A Redis outage degrades to a per-process limit instead of refusing every request.
             insuranceLimiter: memory(points),
           }),
