@@ -1,5 +1,6 @@
 /** Maps every failure to { statusCode, key, message, fields } in the request's language. */
-import { type ApiErrorBody, errorText, type Language } from '@herald/shared';
+import type { ApiErrorBody, Language } from '@herald/shared';
+import { errorText } from '@herald/shared/error-messages';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type FieldFailure } from './errors.js';
 

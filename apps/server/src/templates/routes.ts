@@ -1,6 +1,6 @@
 /** Template, template category and template variable routes under /api/data (ARCHITECTURE.md, API). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorText } from '@herald/shared';
+import { errorText } from '@herald/shared/error-messages';
 import type { FastifyError } from 'fastify';
 import { Type } from 'typebox';
 import { sessionOf } from '../auth/guard.js';

@@ -5,7 +5,7 @@
  * section's (src/sections/<name>) when its screen first calls useTranslation('<name>'), which suspends until then.
  * antd's own texts (ConfigProvider locale) are fetched with the language, so both switch together.
  */
-import { DEFAULT_LANGUAGE, ERROR_MESSAGES, LANGUAGES, type Language } from '@herald/shared';
+import { DEFAULT_LANGUAGE, ERRORS_EN, LANGUAGES, type Language } from '@herald/shared';
 import type { Locale } from 'antd/es/locale';
 import enUS from 'antd/es/locale/en_US';
 import i18n, { type BackendModule } from 'i18next';
@@ -29,13 +29,27 @@ for (const [file, load] of Object.entries(files)) {
   if (!file.includes('/sections/')) shellNamespaces.add(match[1]);
 }
 
+/** Server message texts: English is in the shell (the fallback), the others are fetched with their language. */
+const ERROR_TEXTS: Record<Language, () => Promise<Record<string, string>>> = {
+  en: async () => ERRORS_EN,
+  ru: () => import('@herald/shared/errors-ru').then((module) => module.ERRORS_RU),
+  uk: () => import('@herald/shared/errors-uk').then((module) => module.ERRORS_UK),
+};
+
 const backend: BackendModule = {
   type: 'backend',
   callbackApi: true,
   init: () => undefined,
   read(language, namespace, callback) {
     if (namespace === 'errors') {
-      callback(null, isLanguage(language) ? { ...ERROR_MESSAGES[language] } : {});
+      if (!isLanguage(language)) {
+        callback(null, {});
+        return;
+      }
+      ERROR_TEXTS[language]().then(
+        (texts) => callback(null, { ...texts }),
+        (error: unknown) => callback(error instanceof Error ? error : String(error), false),
+      );
       return;
     }
     // A namespace without a file in this language (e.g. the default 'common') is simply empty.

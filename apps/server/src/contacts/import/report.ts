@@ -2,7 +2,8 @@
 
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { errorText, type Language } from '@herald/shared';
+import type { Language } from '@herald/shared';
+import { errorText } from '@herald/shared/error-messages';
 import { csvLine, quoteCell, UTF8_BOM } from '../csv.js';
 import type { Separator } from './detect.js';
 import type { RowFailure } from './normalise.js';
