@@ -93,14 +93,18 @@ export function foldForSearch(value: string): string {
   return value.toLowerCase();
 }
 
-/** Spreadsheets run cells starting with these as formulas; exports prefix them with an apostrophe. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * Spreadsheets run cells starting with these as formulas; exports prefix them with an apostrophe. Cells that are
+ * already apostrophes before such a character get one more, so the import can undo exactly one.
+ */
+const NEEDS_APOSTROPHE = /^'*[=+\-@\t\r]/;
+const ESCAPED = /^'+[=+\-@\t\r]/;
 
 export function escapeFormula(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
+  return NEEDS_APOSTROPHE.test(value) ? `'${value}` : value;
 }
 
 /** Undoes escapeFormula, so a file Herald exported imports back unchanged. */
 export function unescapeFormula(value: string): string {
-  return value.charCodeAt(0) === 39 && FORMULA_START.test(value.slice(1, 2)) ? value.slice(1) : value;
+  return ESCAPED.test(value) ? value.slice(1) : value;
 }

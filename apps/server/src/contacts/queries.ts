@@ -604,7 +604,8 @@ async function countStaged(db: Db, importId: number): Promise<number> {
 /**
  * Inserts the rows whose e-mail and phone are new to the list, in file order, so of two rows of the file sharing
  * an address the first one is kept. Sorting is skipped only where the rows already come in file order: a
- * PostgreSQL staging table only ever appended to (rows updated in it move to its end).
+ * PostgreSQL staging table only ever appended to (rows updated in it move to its end), and a batch's JSON array,
+ * whose elements jsonb_array_elements returns in order.
  */
 function insertNew(job: MergeJob, rows: RawBuilder<unknown>, sorted = true) {
   return sql`insert into contacts (account_id, list_id, email, phone, country, name, name_folded, language, time_zone, status,
@@ -638,7 +639,8 @@ async function insertStaged(db: Db, dialect: Dialect, job: MergeJob, stagedRowsU
 
 /** Add mode on PostgreSQL: a batch goes straight into the list, inside the import's one long transaction. */
 export async function insertBatch(db: Db, job: MergeJob, batch: StagedBatch): Promise<number> {
-  return affected(db, insertNew(job, batchRows('postgres', batch)));
+  // Unsorted: sorting each batch of 5,000 rows cost the server about 0.7 µs per row of the ~14 it spends on a batch.
+  return affected(db, insertNew(job, batchRows('postgres', batch), false));
 }
 
 /** The contact's attributes with the row's laid over them; a row without attributes leaves them as they are. */

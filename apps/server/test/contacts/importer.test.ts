@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { INVALID, normalisePhone, unescapeFormula } from '../../src/contacts/fields.js';
+import { escapeFormula, INVALID, normalisePhone, unescapeFormula } from '../../src/contacts/fields.js';
 import { detectEncoding, detectHeader, detectSeparator } from '../../src/contacts/import/detect.js';
 import { checkMapping, compileMapping, normaliseRecord, suggestMapping } from '../../src/contacts/import/normalise.js';
 import { openRecords } from '../../src/contacts/import/parse.js';
@@ -194,6 +194,7 @@ describe('normalising a record', () => {
       null,
       'unsubscribed',
       '{"city":"Kyiv"}',
+      'ann',
     ]);
   });
 
@@ -220,6 +221,13 @@ describe('normalising a record', () => {
   it('undoes the formula escaping of an export', () => {
     expect(unescapeFormula("'+380501234567")).toBe('+380501234567');
     expect(unescapeFormula("'plain")).toBe("'plain");
+  });
+
+  it('imports back exactly what an export escaped, a value that already starts with an apostrophe included', () => {
+    for (const value of ["'+", "''=1", '=SUM(A1)', '-5', "'plain", 'plain', "'", '']) {
+      expect(unescapeFormula(escapeFormula(value))).toBe(value);
+    }
+    expect(escapeFormula("'+")).toBe("''+");
   });
 
   it('suggests e-mail and phone columns from their values when there is no header', () => {

@@ -3,6 +3,7 @@ import { type ErrorKey, isEmail } from '@herald/shared';
 import type { FieldFailure } from '../../http/errors.js';
 import {
   ATTRIBUTE_NAME,
+  foldForSearch,
   INVALID,
   MAX_ATTRIBUTE_LENGTH,
   MAX_NAME_LENGTH,
@@ -13,7 +14,7 @@ import {
   normaliseTimeZone,
   unescapeFormula,
 } from '../fields.js';
-import { fastE164 } from './phone.js';
+import { fastPhone } from './phone.js';
 
 export const CONTACT_FIELDS = ['email', 'phone', 'name', 'language', 'timeZone', 'status'] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
@@ -168,20 +169,23 @@ export interface CompiledMapping {
   language: number;
   timeZone: number;
   status: number;
-  attributes: [name: string, column: number][];
+  /** quotedName: the name as a JSON string, ready to open its member of the row's attributes object. */
+  attributes: [name: string, quotedName: string, column: number][];
 }
 
 export function compileMapping(mapping: Mapping): CompiledMapping {
   const compiled: CompiledMapping = { email: -1, phone: -1, name: -1, language: -1, timeZone: -1, status: -1, attributes: [] };
   for (const [column, target] of Object.entries(mapping)) {
     if (target === 'skip') continue;
-    if (target.startsWith(ATTRIBUTE_PREFIX)) compiled.attributes.push([target.slice(ATTRIBUTE_PREFIX.length), Number(column)]);
-    else compiled[target as ContactField] = Number(column);
+    if (target.startsWith(ATTRIBUTE_PREFIX)) {
+      const name = target.slice(ATTRIBUTE_PREFIX.length);
+      compiled.attributes.push([name, JSON.stringify(name), Number(column)]);
+    } else compiled[target as ContactField] = Number(column);
   }
   return compiled;
 }
 
-/** The staging table's columns, in order: line, email, phone, country, name, language, time zone, status, attributes. */
+/** The staging table's columns, in order: line, email, phone, country, name, language, time zone, status, attributes, folded name. */
 export type StagedRow = [
   line: number,
   email: string | null,
@@ -192,6 +196,7 @@ export type StagedRow = [
   timeZone: string | null,
   status: string | null,
   attributes: string | null,
+  nameFolded: string | null,
 ];
 
 export interface RowFailure {
@@ -220,7 +225,7 @@ export function normaliseRecord(
   const email = normaliseEmail(emailText);
   if (email === INVALID) return failure('import.row.invalidEmail', emailText);
   const phoneText = cell(fields, mapping.phone);
-  const phone = fastE164(phoneText) ?? normalisePhone(phoneText, defaultCountry);
+  const phone = fastPhone(phoneText, defaultCountry) ?? normalisePhone(phoneText, defaultCountry);
   if (phone === INVALID) return failure('import.row.invalidPhone', phoneText);
   if (email === null && phone === null) return { key: 'import.row.noContact', params: {} };
 
@@ -236,14 +241,14 @@ export function normaliseRecord(
   const status = normaliseStatus(statusText);
   if (status === INVALID) return failure('import.row.invalidStatus', statusText);
 
-  let attributes: Record<string, string> | null = null;
-  for (const [attribute, column] of mapping.attributes) {
+  // The attributes' JSON object written directly: a million objects built only to be stringified kept the collector busy.
+  let attributes: string | null = null;
+  for (const [attribute, quotedName, column] of mapping.attributes) {
     const value = cell(fields, column);
     if (!value) continue;
     if (value.length > MAX_ATTRIBUTE_LENGTH)
       return { key: 'import.row.tooLong', params: { field: attribute, limit: MAX_ATTRIBUTE_LENGTH } };
-    attributes ??= {};
-    attributes[attribute] = value;
+    attributes = `${attributes === null ? '{' : `${attributes},`}${quotedName}:${JSON.stringify(value)}`;
   }
   return [
     line,
@@ -254,6 +259,7 @@ export function normaliseRecord(
     language,
     timeZone,
     status,
-    attributes && JSON.stringify(attributes),
+    attributes && `${attributes}}`,
+    name ? foldForSearch(name) : null,
   ];
 }

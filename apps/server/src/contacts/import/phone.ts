@@ -1,8 +1,9 @@
 /**
- * A fast path for phone numbers already written in E.164 (`+` and digits only), most of an exported or
- * machine-made file: it takes the same steps as libphonenumber's parse and isValid over the same (max) metadata,
- * with each pattern compiled once instead of on every call. Whatever it is not sure of (a national prefix that
- * could be stripped, a non-geographic code, an odd length) it leaves to libphonenumber, so both agree on every number.
+ * Fast paths for the phone numbers of most files: E.164 (`+` and digits, also with spaces, dashes, dots or
+ * brackets between them) and valid national numbers of the list's country. They take the same steps as
+ * libphonenumber's parse and isValid over the same (max) metadata, with each pattern compiled once instead of on
+ * every call. Whatever they are not sure of (a national prefix that could be stripped, a non-geographic or shared
+ * calling code, an international prefix, an odd length) they leave to libphonenumber, so both agree on every number.
  */
 import { Metadata } from 'libphonenumber-js/max';
 import { INVALID, type Invalid, type Phone } from '../fields.js';
@@ -13,14 +14,18 @@ interface NumberType {
   possibleLengths(): number[] | undefined;
 }
 interface NumberingPlan {
+  callingCode(): string;
+  IDDPrefix(): string | undefined;
   nationalNumberPattern(): string;
   nationalPrefixForParsing(): string | undefined;
+  nationalPrefixTransformRule(): string | undefined;
   leadingDigits(): string | undefined;
   type(name: string): NumberType | undefined;
 }
 interface MetadataApi {
   selectNumberingPlan(countryOrCallingCode: string): MetadataApi;
   getCountryCodesForCallingCode(callingCode: string): string[] | undefined;
+  hasCountry(country: string): boolean;
   numberingPlan: NumberingPlan;
 }
 
@@ -41,6 +46,9 @@ const MAX_CALLING_CODE_DIGITS = 3;
 const MIN_NATIONAL_DIGITS = 2;
 const MAX_NATIONAL_DIGITS = 17;
 const E164_SHAPE = /^\+[1-9]\d{5,16}$/;
+/** Digits with the punctuation people put between them; libphonenumber reads the same digits out of these. */
+const FORMATTED_SHAPE = /^\+?\(?\d[\d\s().-]{0,40}$/;
+const PUNCTUATION = /[\s().-]/g;
 
 interface CompiledType {
   pattern: RegExp;
@@ -48,6 +56,9 @@ interface CompiledType {
 }
 
 interface CompiledPlan {
+  callingCode: string;
+  /** Null where national numbers take a path this file does not follow (a transform rule, carrier codes). */
+  nationalReading: { prefix: RegExp | null; idd: RegExp | null } | null;
   nationalNumber: RegExp;
   nationalPrefix: RegExp | null;
   leadingDigits: RegExp | null;
@@ -72,7 +83,13 @@ function planOf(country: string): CompiledPlan {
       // A type without a pattern never matches, as in libphonenumber's isNumberTypeEqualTo.
       if (type?.pattern()) types.push({ pattern: entirely(type.pattern()), lengths: type.possibleLengths() });
     }
+    const idd = numbering.IDDPrefix();
+    const simplePrefix = !numbering.nationalPrefixTransformRule() && !/\((?!\?)/.test(prefix ?? '');
     plan = {
+      callingCode: numbering.callingCode(),
+      nationalReading: simplePrefix
+        ? { prefix: prefix ? new RegExp(`^(?:${prefix})`) : null, idd: idd ? new RegExp(`^(?:${idd})`) : null }
+        : null,
       nationalNumber: entirely(numbering.nationalNumberPattern()),
       nationalPrefix: prefix ? new RegExp(`^(?:${prefix})`) : null,
       leadingDigits: leading ? new RegExp(`^(?:${leading})`) : null,
@@ -135,4 +152,36 @@ export function fastE164(value: string): Phone | Invalid | undefined {
     return valid ? { e164: value, country: country ?? null } : INVALID;
   }
   return undefined;
+}
+
+/**
+ * fastE164 for a number written with punctuation, and for a national number of the default country when the
+ * country alone owns its calling code: such a number is valid as libphonenumber reads it when its digits, its
+ * national prefix stripped if it has one, make a valid national number (invalid ones take the long way).
+ */
+export function fastPhone(value: string, defaultCountry: string | null): Phone | Invalid | undefined {
+  if (!FORMATTED_SHAPE.test(value)) return undefined;
+  const digits = value.replace(PUNCTUATION, '');
+  if (digits.startsWith('+')) return fastE164(digits);
+  if (!defaultCountry || !metadataKnows(defaultCountry)) return undefined;
+  const plan = planOf(defaultCountry);
+  const reading = plan.nationalReading;
+  if (!reading || countriesOf(plan.callingCode)?.length !== 1) return undefined;
+  // An international prefix, or the calling code written without its plus, make libphonenumber read it as international.
+  if (reading.idd?.test(digits) || digits.startsWith(plan.callingCode)) return undefined;
+  const stripped = reading.prefix?.exec(digits);
+  const national = stripped ? digits.slice(stripped[0].length) : digits;
+  if (national.length < MIN_NATIONAL_DIGITS || national.length > MAX_NATIONAL_DIGITS) return undefined;
+  return hasNumberType(national, plan) ? { e164: `+${plan.callingCode}${national}`, country: defaultCountry } : undefined;
+}
+
+const knownCountries = new Map<string, boolean>();
+
+function metadataKnows(country: string): boolean {
+  let known = knownCountries.get(country);
+  if (known === undefined) {
+    known = metadata.hasCountry(country);
+    knownCountries.set(country, known);
+  }
+  return known;
 }

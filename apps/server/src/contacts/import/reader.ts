@@ -6,7 +6,6 @@
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { ErrorKey, Language } from '@herald/shared';
-import { foldForSearch } from '../fields.js';
 import { compileMapping, type Mapping, normaliseRecord, type RowFailure, type StagedRow } from './normalise.js';
 import { openRecordBatches, type ReadSettings, UnreadableFileError } from './parse.js';
 import { ReportWriter } from './report.js';
@@ -66,11 +65,7 @@ export type ReaderMessage =
 /** `written` acknowledges a batch; `stop` asks the reader to close its report and end. */
 export type RunnerMessage = { type: 'written' } | { type: 'stop' };
 
-/** The staged row with the name folded for search (foldForSearch) as its last column. */
-type BatchRow = [...StagedRow, nameFolded: string | null];
-
-function stagedBatch(staged: StagedRow[]): StagedBatch {
-  const rows = staged.map((row): BatchRow => [...row, row[4] === null ? null : foldForSearch(row[4])]);
+function stagedBatch(rows: StagedRow[]): StagedBatch {
   return { count: rows.length, lastLine: rows[rows.length - 1]![0], json: JSON.stringify(rows) };
 }
 
