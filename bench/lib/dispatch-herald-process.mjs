@@ -1,11 +1,12 @@
 // Herald's side of bench/dispatch.ts: the built server (`npm run build` first) in a plain node process, so the peak
-// RSS is Herald's own, as in production. Opens the seeded data directory, starts the campaign and the sending
-// workers, waits for the campaign to be sent, and reports elapsed time, RSS and CPU. Receives
+// RSS is Herald's own (engine threads included), as in production. Opens the seeded data directory, starts the
+// campaign and the sending workers, waits for the campaign to be sent, and reports elapsed time, RSS and CPU. Receives
 // { dataDir, campaignId, token }; answers { elapsedMs, readyRssMb, peakRssMb, peakHeapMb, cpuMs }.
 import path from 'node:path';
 import { buildApp } from '../../apps/server/dist/app.js';
 import { loadConfig } from '../../apps/server/dist/config.js';
 import { openDatabase } from '../../apps/server/dist/db/database.js';
+import { engineThreadCount } from '../../apps/server/dist/engine/threads.js';
 
 const MB = 1024 * 1024;
 
@@ -14,8 +15,16 @@ process.once('message', async (job) => {
     ...loadConfig({ DATA_DIR: job.dataDir, HERALD_SEED: '0', LOG_LEVEL: 'warn' }),
     publicUrl: 'http://herald.bench',
   };
-  const database = openDatabase({ sqliteFile: path.join(job.dataDir, 'herald.db') });
-  const app = await buildApp({ config, database, runWorkers: false });
+  const sqliteFile = path.join(job.dataDir, 'herald.db');
+  const database = openDatabase({ sqliteFile });
+  // As `herald serve` runs it: the engine in threads of its own (BENCH_ENGINE_THREADS=0 keeps it on the main thread).
+  const threads = Number(process.env.BENCH_ENGINE_THREADS ?? engineThreadCount());
+  const app = await buildApp({
+    config,
+    database,
+    runWorkers: false,
+    ...(threads > 0 ? { engineThreads: { count: threads, sqliteFile } } : {}),
+  });
   await app.ready();
   const readyRss = process.memoryUsage().rss;
   let peakRss = readyRss;

@@ -9,6 +9,8 @@ import nodemailer, {
   type SMTPPoolOptions,
   type SMTPPoolSentMessageInfo,
 } from 'nodemailer';
+import type { SMTPEnvelope } from 'nodemailer/lib/smtp-connection';
+import { SmtpConnections } from './smtp-connections.js';
 import { canWriteMime, newMessageId, writeMime } from './smtp-mime.js';
 import {
   type Channel,
@@ -132,30 +134,42 @@ function isEmail(message: OutgoingMessage): message is OutgoingEmail {
   return 'subject' in message;
 }
 
-function mailOptions(settings: SmtpSettings, message: OutgoingEmail): SendMailOptions {
-  const common: SendMailOptions = {
-    envelope: { from: message.returnPath ?? settings.senderEmail, to: [message.to] },
-    dsn: settings.deliveryConfirmation ? { notify: ['SUCCESS', 'FAILURE'], envid: String(message.id) } : undefined,
-  };
-  if (message.raw !== undefined) return { ...common, raw: message.raw };
+function envelopeOf(settings: SmtpSettings, message: OutgoingEmail): SendMailOptions['envelope'] & SMTPEnvelope {
+  return { from: message.returnPath ?? settings.senderEmail, to: [message.to] };
+}
+
+function dsnOf(settings: SmtpSettings, message: OutgoingEmail): SendMailOptions['dsn'] {
+  return settings.deliveryConfirmation ? { notify: ['SUCCESS', 'FAILURE'], envid: String(message.id) } : undefined;
+}
+
+/** The whole message as bytes when Herald can write it (or the caller did); undefined leaves it to nodemailer. */
+function prebuilt(settings: SmtpSettings, message: OutgoingEmail): { raw: Buffer | string; messageId?: string } | undefined {
+  if (message.raw !== undefined) {
+    const head = message.raw.slice(0, Math.max(0, message.raw.indexOf('\r\n\r\n'))).toString();
+    const messageId = /^Message-ID:\s*(<[^>\r\n]*>)/im.exec(head)?.[1];
+    return { raw: message.raw, ...(messageId ? { messageId } : {}) };
+  }
   const from = { name: settings.senderName, address: settings.senderEmail };
   const to = { name: message.toName, address: message.to };
-  if (canWriteMime({ from, to, replyTo: settings.replyTo })) {
-    const messageId = newMessageId(settings.senderEmail);
-    const raw = writeMime({
-      from,
-      to,
-      replyTo: settings.replyTo,
-      subject: message.subject,
-      html: message.html,
-      text: message.text,
-      headers: message.headers,
-      messageId,
-    });
-    return { ...common, raw, messageId };
-  }
+  if (!canWriteMime({ from, to, replyTo: settings.replyTo })) return undefined;
+  const messageId = newMessageId(settings.senderEmail);
+  const raw = writeMime({
+    from,
+    to,
+    replyTo: settings.replyTo,
+    subject: message.subject,
+    html: message.html,
+    text: message.text,
+    headers: message.headers,
+    messageId,
+  });
+  return { raw, messageId };
+}
+
+function composedOptions(settings: SmtpSettings, message: OutgoingEmail): SendMailOptions {
   return {
-    ...common,
+    envelope: envelopeOf(settings, message),
+    dsn: dsnOf(settings, message),
     from: settings.senderName ? { name: settings.senderName, address: settings.senderEmail } : settings.senderEmail,
     to: message.toName ? { name: message.toName, address: message.to } : message.to,
     replyTo: settings.replyTo,
@@ -169,10 +183,13 @@ function mailOptions(settings: SmtpSettings, message: OutgoingEmail): SendMailOp
 }
 
 /** The id the server filed the message under (Postfix "queued as X", Exim "id=X"), else our Message-ID. */
-export function providerMessageId(info: SMTPPoolSentMessageInfo, ownMessageId?: string): string {
+export function providerMessageId(
+  info: Pick<SMTPPoolSentMessageInfo, 'serverMessageId' | 'response'> & { messageId?: string },
+  ownMessageId?: string,
+): string {
   if (info.serverMessageId) return info.serverMessageId;
   const queueId = /queued as ([^\s,;]+)/i.exec(info.response)?.[1] ?? /\bid=([^\s,;]+)/i.exec(info.response)?.[1];
-  return queueId ?? ownMessageId ?? info.messageId;
+  return queueId ?? ownMessageId ?? info.messageId ?? '';
 }
 
 /** A 4xx reply or a broken connection may pass later; a 5xx reply to the message will not (503 is a session fault). */
@@ -204,13 +221,38 @@ function createSmtpChannel(rawSettings: ChannelSettings): Channel {
   const settings = parseSmtpSettings(rawSettings);
   const poolOptions = smtpPoolOptions(settings);
   const transporter = nodemailer.createTransport(poolOptions);
+  // DKIM signing and nodemailer's own rate limit live in the transport; otherwise bytes go straight to a connection.
+  const connections =
+    settings.dkim || settings.messagesPerSecond
+      ? undefined
+      : new SmtpConnections({
+          connection: {
+            host: settings.host,
+            port: settings.port,
+            secure: poolOptions.secure,
+            requireTLS: poolOptions.requireTLS,
+            ignoreTLS: poolOptions.ignoreTLS,
+            tls: poolOptions.tls,
+            connectionTimeout: CONNECTION_TIMEOUT_MS,
+          },
+          auth: poolOptions.auth ? { user: settings.login, pass: settings.password ?? '' } : undefined,
+          maxConnections: settings.maxConnections,
+        });
 
   async function sendOne(message: OutgoingMessage): Promise<SendResult> {
     if (!isEmail(message)) {
       return { id: message.id, accepted: false, error: 'the smtp channel sends e-mail only', transient: false };
     }
     try {
-      const options = mailOptions(settings, message);
+      const built = prebuilt(settings, message);
+      if (built && connections) {
+        const dsn = dsnOf(settings, message);
+        const info = await connections.send({ ...envelopeOf(settings, message), ...(dsn ? { dsn } : {}) }, built.raw);
+        return { id: message.id, accepted: true, providerMessageId: providerMessageId(info, built.messageId) };
+      }
+      const options: SendMailOptions = built
+        ? { envelope: envelopeOf(settings, message), dsn: dsnOf(settings, message), raw: built.raw, messageId: built.messageId }
+        : composedOptions(settings, message);
       const info = await transporter.sendMail(options);
       return { id: message.id, accepted: true, providerMessageId: providerMessageId(info, options.messageId) };
     } catch (error) {
@@ -256,6 +298,7 @@ function createSmtpChannel(rawSettings: ChannelSettings): Channel {
     },
 
     async close() {
+      connections?.close();
       transporter.close();
     },
   };

@@ -3,16 +3,16 @@
  * failover order (filters, limits, health), send, and write every outcome through the ledger.
  * A message is `sent` only after its provider accepted it.
  */
-import type { FastifyBaseLogger } from 'fastify';
 import type { DeliveryReport, OutgoingMessage, SendResult } from '../channels/types.js';
 import type { Db, Dialect } from '../db/database.js';
-import { applyTransitions, type Transition } from '../messages/ledger.js';
+import { applyTransitions, type LedgerMessage, type Transition } from '../messages/ledger.js';
 import type { ChannelPool } from '../providers/channel-pool.js';
 import type { ContentResolver, FallbackRoute } from './content.js';
 import { ConfigHealth, OPEN_FOR_MS } from './health.js';
 import { nextPeriodStart, release, reserve } from './limits.js';
 import { type ClaimedMessage, DbQueue } from './queue.js';
 import { RouteBook, type RouteConfig } from './routing.js';
+import type { EngineThreads, ThreadsLog } from './threads.js';
 
 export const MAX_ATTEMPTS = 5;
 const RETRY_BASE_MS = 30_000;
@@ -32,7 +32,7 @@ export interface DispatcherOptions {
   batchSize?: number;
   /** Batches in flight at once: providers are kept busy while another batch's statuses are written. */
   concurrency?: number;
-  /** Messages handed to a provider per send call; the most a crash can send twice per batch in flight. */
+  /** Messages handed to a provider per send call; a crash can send twice two chunks per batch in flight. */
   sendChunk?: number;
   leaseMs?: number;
   pollMs?: number;
@@ -40,7 +40,9 @@ export interface DispatcherOptions {
   recoverLeasesOnStart?: boolean;
   /** Waits until a config's rate shared by every process allows `count` more sends (scale mode: a Redis token bucket). */
   throttle?: (config: RouteConfig, count: number) => Promise<void>;
-  log?: FastifyBaseLogger;
+  /** Threads that run the claiming loops instead of this one (herald serve on SQLite); receipts stay here. */
+  threads?: EngineThreads;
+  log?: ThreadsLog;
 }
 
 interface Routed {
@@ -56,6 +58,22 @@ interface Routed {
 }
 
 const RECEIPT_RETRIES = 30;
+/** Receipts applied in one go at most, and how long the first of them waits for others. */
+const RECEIPT_BATCH = 500;
+const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_SEND_CHUNK = 50;
+/**
+ * What a crash of a dispatcher with the default settings can send twice: per batch in flight, the chunk at the
+ * provider and the one whose statuses are being written.
+ */
+export const IN_FLIGHT_WINDOW = DEFAULT_CONCURRENCY * 2 * DEFAULT_SEND_CHUNK;
+const RECEIPT_GATHER_MS = 50;
+
+interface PendingReceipt {
+  configId: number;
+  report: DeliveryReport;
+  retriesLeft: number;
+}
 
 export class Dispatcher {
   readonly queue: DbQueue;
@@ -74,21 +92,35 @@ export class Dispatcher {
    * rate-limited config) is not handed back and sent a second time while this process is still sending it.
    */
   private readonly inFlight = new Set<number>();
+  private receipts: PendingReceipt[] = [];
+  private receiptTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: DispatcherOptions) {
     this.batchSize = options.batchSize ?? 200;
-    this.concurrency = options.concurrency ?? 4;
-    this.sendChunk = options.sendChunk ?? 50;
+    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    this.sendChunk = options.sendChunk ?? DEFAULT_SEND_CHUNK;
     this.pollMs = options.pollMs ?? 250;
     this.leaseMs = options.leaseMs ?? 120_000;
     this.queue = new DbQueue({ db: options.db, dialect: options.dialect, owner: options.owner, leaseMs: this.leaseMs });
     options.pool.onDeliveryReport((configId, report) => this.receiveReport(configId, report, RECEIPT_RETRIES));
   }
 
-  /** Applies a receipt in the background; a failure (a database outage, a shutdown) is logged, never left unhandled. */
+  /**
+   * Receipts arrive by the thousand a second from an SMSC: they are gathered for a moment and applied with one query
+   * per config and one ledger write. A failure (a database outage, a shutdown) is logged, never left unhandled.
+   */
   private receiveReport(configId: number, report: DeliveryReport, retriesLeft: number): void {
-    this.applyReceipt(configId, report, retriesLeft).catch((error: unknown) =>
-      this.options.log?.error({ err: error, configId }, 'applying a delivery receipt failed'),
+    this.receipts.push({ configId, report, retriesLeft });
+    if (this.receipts.length >= RECEIPT_BATCH) this.flushReceipts();
+    else this.receiptTimer ??= setTimeout(() => this.flushReceipts(), RECEIPT_GATHER_MS);
+  }
+
+  private flushReceipts(): void {
+    clearTimeout(this.receiptTimer);
+    this.receiptTimer = undefined;
+    const receipts = this.receipts.splice(0);
+    this.applyReceipts(receipts).catch((error: unknown) =>
+      this.options.log?.error({ err: error, receipts: receipts.length }, 'applying delivery receipts failed'),
     );
   }
 
@@ -100,6 +132,7 @@ export class Dispatcher {
       for (let batch = -1; batch !== 0; returned += batch) batch = await this.queue.returnExpiredLeases(Date.now(), true);
       if (returned > 0) this.options.log?.info({ returned }, 'handed back the leases of the previous run');
     }
+    if (this.options.threads) return this.options.threads.start();
     this.loops = Array.from({ length: this.concurrency }, () => this.loop());
     this.leaseTimer = setInterval(
       () => {
@@ -114,13 +147,19 @@ export class Dispatcher {
 
   async stop(): Promise<void> {
     this.running = false;
+    await this.options.threads?.stop();
     clearInterval(this.leaseTimer);
+    clearTimeout(this.receiptTimer);
+    await this.applyReceipts(this.receipts.splice(0)).catch((error: unknown) =>
+      this.options.log?.error({ err: error }, 'applying delivery receipts failed'),
+    );
     this.wake?.();
     await Promise.all(this.loops);
   }
 
   /** New work arrived (a campaign started, an API message was persisted): stop waiting for the next poll. */
   notify(): void {
+    this.options.threads?.notify();
     this.wake?.();
   }
 
@@ -254,10 +293,22 @@ export class Dispatcher {
           }
           if (sending.length === 0) return;
           let unused = 0;
-          // Statuses are written after every chunk: a crash can only resend the chunk in flight.
-          for (let i = 0; i < sending.length; i += this.sendChunk) {
+          // Pipelined: the next chunk's content is read while this one is sent, and a chunk's statuses are written
+          // while the next one is sent. A crash can resend only the chunk in flight and the one being written.
+          const prepare = (start: number) => {
             const written: Transition[] = [];
-            const chunk = await this.withContent(sending.slice(i, i + this.sendChunk), written);
+            const ready = this.withContent(sending.slice(start, start + this.sendChunk), written).then((chunk) => ({
+              chunk,
+              written,
+            }));
+            ready.catch(() => undefined);
+            return ready;
+          };
+          let prepared = prepare(0);
+          let writing: Promise<unknown> = Promise.resolve();
+          for (let i = 0; i < sending.length; i += this.sendChunk) {
+            const { chunk, written } = await prepared;
+            if (i + this.sendChunk < sending.length) prepared = prepare(i + this.sendChunk);
             unused += Math.min(this.sendChunk, sending.length - i) - chunk.length;
             const results = await this.send(config, chunk);
             for (const item of chunk) {
@@ -299,8 +350,11 @@ export class Dispatcher {
               if (item.fallback) written.push(this.fallbackFailed(item.fallback, refusal.detail!));
               else refused.push(refusal);
             }
-            await applyTransitions(db, written);
+            await writing;
+            writing = applyTransitions(db, written);
+            writing.catch(() => undefined);
           }
+          await writing;
           await release(db, configId, unused, now);
         }),
       );
@@ -424,31 +478,47 @@ export class Dispatcher {
 
   /** A receipt may arrive before the sent status is written; it is retried for a while before being dropped. */
   async applyReceipt(configId: number, report: DeliveryReport, retriesLeft = RECEIPT_RETRIES): Promise<boolean> {
-    const row = await this.options.db
-      .selectFrom('messages')
-      .select(['id', 'account_id', 'campaign_id', 'channel', 'created_at', 'status', 'config_id'])
-      .where('config_id', '=', configId)
-      .where('provider_message_id', '=', report.providerMessageId)
-      .executeTakeFirst();
-    if (!row) {
-      if (retriesLeft > 0 && this.running) setTimeout(() => this.receiveReport(configId, report, retriesLeft - 1), 1000).unref();
-      return false;
+    return (await this.applyReceipts([{ configId, report, retriesLeft }])) > 0;
+  }
+
+  /** Applies receipts, retrying later those whose message is not known yet; answers how many messages moved. */
+  private async applyReceipts(receipts: PendingReceipt[]): Promise<number> {
+    const idsByConfig = new Map<number, Set<string>>();
+    for (const { configId, report } of receipts) {
+      const ids = idsByConfig.get(configId) ?? new Set<string>();
+      ids.add(report.providerMessageId);
+      idsByConfig.set(configId, ids);
     }
-    const moved = await applyTransitions(this.options.db, [
-      {
-        message: {
+    const rows = new Map<string, LedgerMessage>();
+    for (const [configId, ids] of idsByConfig) {
+      const found = await this.options.db
+        .selectFrom('messages')
+        .select(['id', 'account_id', 'campaign_id', 'channel', 'created_at', 'status', 'config_id', 'provider_message_id'])
+        .where('config_id', '=', configId)
+        .where('provider_message_id', 'in', [...ids])
+        .execute();
+      for (const row of found) {
+        rows.set(`${configId}:${row.provider_message_id}`, {
           id: Number(row.id),
           accountId: Number(row.account_id),
           campaignId: row.campaign_id === null ? null : Number(row.campaign_id),
           channel: row.channel,
           createdAt: Number(row.created_at),
-          status: row.status as ClaimedMessage['status'],
+          status: row.status as LedgerMessage['status'],
           configId: Number(row.config_id),
-        },
-        to: report.status,
-        detail: report.providerStatus,
-      },
-    ]);
-    return moved.size > 0;
+        });
+      }
+    }
+    const transitions: Transition[] = [];
+    for (const receipt of receipts) {
+      const message = rows.get(`${receipt.configId}:${receipt.report.providerMessageId}`);
+      if (message) {
+        transitions.push({ message, to: receipt.report.status, detail: receipt.report.providerStatus });
+        continue;
+      }
+      const { configId, report, retriesLeft } = receipt;
+      if (retriesLeft > 0 && this.running) setTimeout(() => this.receiveReport(configId, report, retriesLeft - 1), 1000).unref();
+    }
+    return transitions.length > 0 ? (await applyTransitions(this.options.db, transitions)).size : 0;
   }
 }

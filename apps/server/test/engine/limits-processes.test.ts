@@ -25,7 +25,8 @@ afterAll(async () => {
 
 describe.skipIf(TEST_DB !== 'postgres')('limits across worker processes', () => {
   it('stops at exactly the day limit with two workers sending', { timeout: 90_000 }, async () => {
-    const app = await createTestApp();
+    // PostgreSQL without Redis, even in the scale-mode pass: test/scale/limits.test.ts covers the day limit with Redis.
+    const app = await createTestApp({ redisUrl: undefined });
     t = app;
     const user = await signUp(app.app);
     const accountId = await accountIdOf(app, user.email);
