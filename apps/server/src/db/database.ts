@@ -2,7 +2,18 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  type QueryResult,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  sql,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -48,9 +59,51 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  // Never asleep in SQLite waiting for another connection's write lock: that sleep would hold the whole event loop.
+  sqlite.pragma('busy_timeout = 0');
+  const db = new Kysely<Database>({ dialect: new WaitingSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** How long a statement waits for another connection's write lock in all, and how often it asks again meanwhile. */
+const BUSY_WAIT_MS = 5000;
+const BUSY_RETRY_MS = 1;
+
+/**
+ * A statement refused because another connection (an engine thread) holds the write lock did nothing; it is run
+ * again a millisecond later, so the event loop serves other requests while it waits.
+ */
+function waitingWhenBusy(connection: DatabaseConnection): DatabaseConnection {
+  return {
+    async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+      const deadline = Date.now() + BUSY_WAIT_MS;
+      for (;;) {
+        try {
+          return await connection.executeQuery<R>(query);
+        } catch (error) {
+          if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+      }
+    },
+    streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+  };
+}
+
+class WaitingSqliteDriver extends SqliteDriver {
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    return waitingWhenBusy(await super.acquireConnection());
+  }
+}
+
+class WaitingSqliteDialect extends SqliteDialect {
+  constructor(private readonly config: SqliteDialectConfig) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    return new WaitingSqliteDriver(this.config);
+  }
 }
 
 const STATEMENT_CACHE_SIZE = 100;
@@ -67,7 +120,9 @@ function withStatementCache(sqlite: SQLite.Database): Pick<SQLite.Database, 'clo
       let statement = statements.get(source);
       if (statement) statements.delete(source);
       else {
-        statement = sqlite.prepare(source);
+        // Engine threads write through connections of their own: a transaction takes the write lock when it begins, so
+        // one that read first cannot fail with SQLITE_BUSY_SNAPSHOT when it comes to write.
+        statement = sqlite.prepare(source === 'begin' ? 'begin immediate' : source);
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
       }
       statements.set(source, statement);

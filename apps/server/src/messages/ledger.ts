@@ -1,15 +1,16 @@
 /**
  * Every status change goes through here: the message row moves only if it is still in the status the
  * caller saw (compare-and-set, so two processes never both apply a change), its history gets an event,
- * and the hourly rollup moves one count from the old bucket to the new, all in one transaction.
+ * and the hourly and daily rollups move one count from the old bucket to the new, all in one transaction.
  */
 import type { MessageStatus } from '@herald/shared';
-import { sql } from 'kysely';
+import { CompiledQuery, PostgresAdapter, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { enqueueStatusEvents } from '../webhooks/outbox.js';
 import { canMove } from './status.js';
 
 export const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 
 /** What the ledger needs to know of a message to move it. */
 export interface LedgerMessage {
@@ -55,6 +56,29 @@ function rollupKey(message: LedgerMessage, configId: number | null, status: stri
   ].join('|');
 }
 
+interface RollupRowKey {
+  account_id: number;
+  hour?: number;
+  day?: number;
+  channel: string;
+  config_id: number;
+  campaign_id: number;
+  template_id: number;
+  status: string;
+}
+
+function byRollupKey(a: RollupRowKey, b: RollupRowKey): number {
+  return (
+    a.account_id - b.account_id ||
+    (a.hour ?? a.day ?? 0) - (b.hour ?? b.day ?? 0) ||
+    (a.channel < b.channel ? -1 : a.channel > b.channel ? 1 : 0) ||
+    a.config_id - b.config_id ||
+    a.campaign_id - b.campaign_id ||
+    a.template_id - b.template_id ||
+    (a.status < b.status ? -1 : a.status > b.status ? 1 : 0)
+  );
+}
+
 export async function applyRollupDeltas(db: Db, deltas: Map<RollupKey, number>): Promise<void> {
   const rows = [...deltas.entries()]
     .filter(([, delta]) => delta !== 0)
@@ -80,6 +104,8 @@ export async function applyRollupDeltas(db: Db, deltas: Map<RollupKey, number>):
       };
     });
   // Small chunks keep each statement well under SQLite's bound-parameter limit.
+  // Rows in key order, in every transaction that counts: two transactions never wait on each other's rows crosswise.
+  rows.sort(byRollupKey);
   for (let i = 0; i < rows.length; i += 100) {
     await db
       .insertInto('message_rollup')
@@ -88,6 +114,27 @@ export async function applyRollupDeltas(db: Db, deltas: Map<RollupKey, number>):
         oc
           .columns(['account_id', 'hour', 'channel', 'config_id', 'campaign_id', 'template_id', 'status'])
           .doUpdateSet((eb) => ({ count: eb(eb.ref('message_rollup.count'), '+', eb.ref('excluded.count')) })),
+      )
+      .execute();
+  }
+  // The same deltas summed per UTC day, for the daily rollup.
+  const daily = new Map<string, Omit<(typeof rows)[number], 'hour'> & { day: number }>();
+  for (const { hour, ...row } of rows) {
+    const day = Math.floor(hour / 24);
+    const key = [row.account_id, day, row.channel, row.config_id, row.campaign_id, row.template_id, row.status].join('|');
+    const summed = daily.get(key);
+    if (summed) summed.count += row.count;
+    else daily.set(key, { ...row, day });
+  }
+  const dailyRows = [...daily.values()].filter((row) => row.count !== 0).sort(byRollupKey);
+  for (let i = 0; i < dailyRows.length; i += 100) {
+    await db
+      .insertInto('message_rollup_daily')
+      .values(dailyRows.slice(i, i + 100))
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'day', 'channel', 'config_id', 'campaign_id', 'template_id', 'status'])
+          .doUpdateSet((eb) => ({ count: eb(eb.ref('message_rollup_daily.count'), '+', eb.ref('excluded.count')) })),
       )
       .execute();
   }
@@ -241,71 +288,144 @@ export interface NewMessage {
   nextAttemptAt?: number;
 }
 
+const MESSAGE_COLUMNS = [
+  'account_id',
+  'campaign_id',
+  'lane',
+  'channel',
+  'recipient',
+  'contact_id',
+  'template_id',
+  'payload',
+  'route_group_id',
+  'route_config_id',
+  'locale',
+  'next_attempt_at',
+] as const;
+/** PostgreSQL array types of MESSAGE_COLUMNS, in the same order. */
+const MESSAGE_ARRAY_TYPES = [
+  'bigint',
+  'bigint',
+  'integer',
+  'text',
+  'text',
+  'bigint',
+  'bigint',
+  'text',
+  'bigint',
+  'bigint',
+  'text',
+  'bigint',
+];
+const ROLLUP_KEY_COLUMNS = 'account_id, hour, channel, config_id, campaign_id, template_id, status';
+const DAILY_KEY_COLUMNS = 'account_id, day, channel, config_id, campaign_id, template_id, status';
+const INSERTED = `status, attempts, created_at, updated_at`;
+
+function messageValues(m: NewMessage, now: number): unknown[] {
+  return [
+    m.accountId,
+    m.campaignId,
+    m.lane,
+    m.channel,
+    m.recipient,
+    m.contactId ?? null,
+    m.templateId ?? null,
+    m.payload ?? null,
+    m.routeGroupId ?? null,
+    m.routeConfigId ?? null,
+    m.locale ?? null,
+    m.nextAttemptAt ?? now,
+  ];
+}
+
+// The statements are written once: building them with the query builder cost more than running them.
+const SQLITE_INSERT_MESSAGE = `insert into messages (${MESSAGE_COLUMNS.join(', ')}, ${INSERTED})
+  values (${MESSAGE_COLUMNS.map(() => '?').join(', ')}, 'unsent', 0, ?, ?) returning id`;
+const SQLITE_COUNT_UNSENT = `insert into message_rollup (${ROLLUP_KEY_COLUMNS}, count)
+  values (?, ?, ?, 0, ?, ?, 'unsent', ?)
+  on conflict (${ROLLUP_KEY_COLUMNS}) do update set count = message_rollup.count + excluded.count`;
+const SQLITE_COUNT_UNSENT_DAILY = `insert into message_rollup_daily (${DAILY_KEY_COLUMNS}, count)
+  values (?, ?, ?, 0, ?, ?, 'unsent', ?)
+  on conflict (${DAILY_KEY_COLUMNS}) do update set count = message_rollup_daily.count + excluded.count`;
+/**
+ * One statement, so one round trip and atomic without a transaction of its own: the rows come in as one array
+ * per column, are inserted in their order (ids rise with it) and counted in the rollup.
+ */
+const POSTGRES_INSERT_MESSAGES = `
+  with input as (
+    select * from unnest(${MESSAGE_ARRAY_TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})
+      with ordinality as t(${MESSAGE_COLUMNS.join(', ')}, ord)
+  ),
+  inserted as (
+    insert into messages (${MESSAGE_COLUMNS.join(', ')}, ${INSERTED})
+    select ${MESSAGE_COLUMNS.join(', ')}, 'unsent', 0, $${MESSAGE_COLUMNS.length + 1}, $${MESSAGE_COLUMNS.length + 1}
+    from input order by ord
+    returning id
+  ),
+  counted as (
+    insert into message_rollup (${ROLLUP_KEY_COLUMNS}, count)
+    select account_id, $${MESSAGE_COLUMNS.length + 2}, channel, 0, coalesce(campaign_id, 0), coalesce(template_id, 0), 'unsent', count(*)
+    from input group by 1, 3, 5, 6 order by 1, 3, 5, 6
+    on conflict (${ROLLUP_KEY_COLUMNS}) do update set count = message_rollup.count + excluded.count
+    returning 1
+  ),
+  counted_daily as (
+    insert into message_rollup_daily (${DAILY_KEY_COLUMNS}, count)
+    select account_id, $${MESSAGE_COLUMNS.length + 3}, channel, 0, coalesce(campaign_id, 0), coalesce(template_id, 0), 'unsent', count(*)
+    -- After the hourly rows, as the ledger does: the same lock order, so the two never deadlock.
+    from input where (select count(*) from counted) >= 0
+    group by 1, 3, 5, 6 order by 1, 3, 5, 6
+    on conflict (${DAILY_KEY_COLUMNS}) do update set count = message_rollup_daily.count + excluded.count
+  )
+  select id from inserted order by id`;
+
+function isPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
 /**
  * Persists new messages as unsent (counted in the rollup) before anything goes to a provider; inside the
  * caller's transaction when given one (the API stores its idempotency answer in the same transaction).
+ * Answers the ids in the order of `messages`.
  */
 export async function insertMessages(db: Db, messages: readonly NewMessage[], now = Date.now()): Promise<number[]> {
   if (messages.length === 0) return [];
-  if (db.isTransaction) return insertMessagesIn(db, messages, now);
-  return db.transaction().execute((trx) => insertMessagesIn(trx, messages, now));
+  if (isPostgres(db)) {
+    const columns: unknown[][] = MESSAGE_COLUMNS.map(() => []);
+    for (const m of messages) {
+      const values = messageValues(m, now);
+      for (let i = 0; i < values.length; i++) columns[i]!.push(values[i]);
+    }
+    const result = await db.executeQuery<{ id: number }>(
+      CompiledQuery.raw(POSTGRES_INSERT_MESSAGES, [...columns, now, Math.floor(now / HOUR_MS), Math.floor(now / DAY_MS)]),
+    );
+    return result.rows.map((row) => Number(row.id));
+  }
+  if (db.isTransaction) return insertMessagesSqlite(db, messages, now);
+  return db.transaction().execute((trx) => insertMessagesSqlite(trx, messages, now));
 }
 
-async function insertMessagesIn(trx: Db, messages: readonly NewMessage[], now: number): Promise<number[]> {
+async function insertMessagesSqlite(trx: Db, messages: readonly NewMessage[], now: number): Promise<number[]> {
   const ids: number[] = [];
-  const deltas = new Map<RollupKey, number>();
-  for (let i = 0; i < messages.length; i += 200) {
-    const chunk = messages.slice(i, i + 200);
-    const rows = await trx
-      .insertInto('messages')
-      .values(
-        chunk.map((m) => ({
-          account_id: m.accountId,
-          campaign_id: m.campaignId,
-          lane: m.lane,
-          channel: m.channel,
-          recipient: m.recipient,
-          contact_id: m.contactId ?? null,
-          template_id: m.templateId ?? null,
-          payload: m.payload ?? null,
-          route_group_id: m.routeGroupId ?? null,
-          route_config_id: m.routeConfigId ?? null,
-          config_id: null,
-          status: 'unsent',
-          attempts: 0,
-          next_attempt_at: m.nextAttemptAt ?? now,
-          lease_until: null,
-          lease_owner: null,
-          provider_message_id: null,
-          detail: null,
-          locale: m.locale ?? null,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .returning('id')
-      .execute();
-    rows.forEach((row, index) => {
-      const m = chunk[index]!;
-      ids.push(Number(row.id));
-      countInto(
-        deltas,
-        {
-          id: Number(row.id),
-          accountId: m.accountId,
-          campaignId: m.campaignId,
-          channel: m.channel,
-          createdAt: now,
-          status: 'unsent',
-          configId: null,
-          templateId: m.templateId ?? null,
-        },
-        null,
-        'unsent',
-        +1,
-      );
-    });
+  // Unsent counts per rollup row: account, channel, campaign, template (the hour is now's, the config none yet).
+  const counts = new Map<string, { values: unknown[]; count: number }>();
+  for (const m of messages) {
+    const { rows } = await trx.executeQuery<{ id: number }>(
+      CompiledQuery.raw(SQLITE_INSERT_MESSAGE, [...messageValues(m, now), now, now]),
+    );
+    ids.push(Number(rows[0]!.id));
+    const values = [m.accountId, m.channel, m.campaignId ?? 0, m.templateId ?? 0];
+    const key = values.join('|');
+    const counted = counts.get(key);
+    if (counted) counted.count += 1;
+    else counts.set(key, { values, count: 1 });
   }
-  await applyRollupDeltas(trx, deltas);
+  const hour = Math.floor(now / HOUR_MS);
+  const day = Math.floor(now / DAY_MS);
+  for (const { values, count } of counts.values()) {
+    const [account, channel, campaign, template] = values;
+    await trx.executeQuery(CompiledQuery.raw(SQLITE_COUNT_UNSENT, [account, hour, channel, campaign, template, count]));
+    await trx.executeQuery(CompiledQuery.raw(SQLITE_COUNT_UNSENT_DAILY, [account, day, channel, campaign, template, count]));
+  }
   return ids;
 }

@@ -55,6 +55,12 @@ export interface MessageRollupTable {
   count: number;
 }
 
+/** The hourly rollup summed per UTC day (`day` = floor(hour / 24)), kept in the same transaction by the same code. */
+export interface MessageRollupDailyTable extends Omit<MessageRollupTable, 'hour'> {
+  /** Days since the epoch (UTC) of the message's creation. */
+  day: number;
+}
+
 /** Messages a config took per day and per month, for its limits (embedded mode keeps them here). */
 export interface ConfigUsageTable {
   config_id: number;
@@ -67,5 +73,6 @@ export interface MessageTables {
   messages: MessagesTable;
   message_events: MessageEventsTable;
   message_rollup: MessageRollupTable;
+  message_rollup_daily: MessageRollupDailyTable;
   config_usage: ConfigUsageTable;
 }

@@ -30,12 +30,15 @@ export class MessageWriter {
   write(messages: readonly NewMessage[]): Promise<Written> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ messages, resolve, reject });
-      if (!this.writing) void this.drain();
+      if (!this.writing) {
+        this.writing = true;
+        // After the current round of I/O callbacks: every request read in it joins the same transaction.
+        setImmediate(() => void this.drain());
+      }
     });
   }
 
   private async drain(): Promise<void> {
-    this.writing = true;
     while (this.waiting.length > 0) {
       const group: Waiting[] = [];
       let rows = 0;

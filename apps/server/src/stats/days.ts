@@ -1,11 +1,10 @@
 /**
- * Local days of the account's time zone over the hourly rollup. An hour counts in the local day its start
+ * Local days of the account's time zone over the rollups. An hour counts in the local day its start
  * falls in (for half-hour zones that moves up to 30 minutes across midnight). Within a range the zone's
- * offset changes only at daylight-saving switches, so SQL turns an hour into a local day with one
- * `(hour * 60 + offset) / 1440` per stretch of constant offset instead of one branch per day.
+ * offset changes only at daylight-saving switches, so an hour's local day is `(hour * 60 + offset) / 1440`
+ * with the offset of its stretch of constant offset.
  */
 import { findTimeZone } from '@herald/shared/reference';
-import { sql } from 'kysely';
 import { HOUR_MS } from '../messages/ledger.js';
 
 const DAY_MS = 86_400_000;
@@ -116,14 +115,48 @@ export function dayWindow(zone: Zone, firstDay: number, lastDay: number): DayWin
   return { firstDay, lastDay, fromHour, toHour, from, to, stretches };
 }
 
-/** SQL for the local day of the rollup's `hour` column, inside the window. */
-export function localDayOfHour(window: DayWindow) {
-  const dayOf = (offset: number) => sql<number>`(hour * 60 + ${sql.lit(offset)}) / ${sql.lit(MINUTES_PER_DAY)}`;
-  const [first, ...rest] = window.stretches;
-  if (rest.length === 0) return dayOf(first!.offset);
-  const branches = window.stretches.map((stretch, index) => {
-    const next = window.stretches[index + 1];
-    return next ? sql`when hour < ${sql.lit(next.fromHour)} then ${dayOf(stretch.offset)}` : sql`else ${dayOf(stretch.offset)}`;
+/**
+ * How a report reads a window: each UTC day of the daily rollup is counted whole in the local day most of its
+ * hours belong to, and its other hours are moved with their hourly rows: taken off that local day and counted in
+ * their own (or in none, outside the window). An account in UTC reads no hourly rows; one at UTC+3 reads 3 a day.
+ */
+export interface RollupPlan {
+  /** UTC days read from the daily rollup, each counted in one local day. */
+  days: { utcDay: number; localDay: number }[];
+  /** Hours read from the hourly rollup: minus the local day their UTC day went to, plus their own (null: none). */
+  hours: { hour: number; minusDay: number | null; plusDay: number | null }[];
+}
+
+/** The plan for hours [fromHour, toHour) counted in the day `dayOfHour` gives each. */
+function planFor(fromHour: number, toHour: number, dayOfHour: (hour: number) => number): RollupPlan {
+  const plan: RollupPlan = { days: [], hours: [] };
+  for (let utcDay = Math.floor(fromHour / 24); utcDay * 24 < toHour; utcDay++) {
+    const targets = Array.from({ length: 24 }, (_, h) => {
+      const hour = utcDay * 24 + h;
+      return hour < fromHour || hour >= toHour ? null : dayOfHour(hour);
+    });
+    const tally = new Map<number | null, number>();
+    for (const target of targets) tally.set(target, (tally.get(target) ?? 0) + 1);
+    const [whole] = [...tally.entries()].reduce((best, entry) => (entry[1] > best[1] ? entry : best));
+    if (whole !== null) plan.days.push({ utcDay, localDay: whole });
+    targets.forEach((target, h) => {
+      if (target !== whole) plan.hours.push({ hour: utcDay * 24 + h, minusDay: whole, plusDay: target });
+    });
+  }
+  return plan;
+}
+
+/** Each hour of the window in its local day. */
+export function rollupPlan(window: DayWindow): RollupPlan {
+  const { stretches } = window;
+  let stretch = 0;
+  return planFor(window.fromHour, window.toHour, (hour) => {
+    while (stretch + 1 < stretches.length && stretches[stretch + 1]!.fromHour <= hour) stretch++;
+    return Math.floor((hour * 60 + stretches[stretch]!.offset) / MINUTES_PER_DAY);
   });
-  return sql<number>`(case ${sql.join(branches, sql` `)} end)`;
+}
+
+/** The whole window as one day (its first): edge hours only at its two ends. */
+export function windowPlan(window: DayWindow): RollupPlan {
+  return planFor(window.fromHour, window.toHour, () => window.firstDay);
 }

@@ -1,12 +1,12 @@
 /**
- * All SQL of statistics. Reports and the dashboard read only the hourly rollup; the log reads messages
+ * All SQL of statistics. Reports and the dashboard read only the daily and hourly rollups; the log reads messages
  * through the indexes of migration 0009, one per filter, newest first.
  */
 import { LOG_COUNT_CAP } from '@herald/shared';
-import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import { type DayWindow, localDayOfHour } from './days.js';
+import { type DayWindow, type RollupPlan, rollupPlan, windowPlan } from './days.js';
 
 export interface RollupScope {
   accountId: number;
@@ -16,31 +16,71 @@ export interface RollupScope {
   categoryId?: number;
 }
 
-function rollupIn(db: Db, scope: RollupScope, window: DayWindow) {
-  let query = db
-    .selectFrom('message_rollup')
-    .where('account_id', '=', scope.accountId)
-    .where('hour', '>=', window.fromHour)
-    .where('hour', '<', window.toHour);
-  if (scope.channel) query = query.where('channel', '=', scope.channel);
-  if (scope.categoryId !== undefined) {
-    const categoryId = scope.categoryId;
-    query = query.where('template_id', 'in', (eb: ExpressionBuilder<Database, 'message_rollup'>) =>
-      eb
-        .selectFrom('templates')
-        .select('templates.id')
-        .where('templates.account_id', '=', scope.accountId)
-        .where('templates.category_id', '=', categoryId),
-    );
-  }
-  return query;
-}
-
 /**
- * A rollup row holds one hour of one bucket, far below 2^31; summing them as integers keeps PostgreSQL on its
+ * A rollup row holds one hour or day of one bucket, far below 2^31; summing them as integers keeps PostgreSQL on its
  * int8 accumulator instead of numeric (sum of bigint), a quarter of a report's time.
  */
-const sumOfCounts = sql<number>`sum(cast(count as integer))`;
+const sumOfCounts = sql<number>`sum(cast(r.count as integer))`;
+
+type Dimension = 'channel' | 'config_id' | 'campaign_id' | 'status';
+
+interface LocalDayCount {
+  day: number;
+  /** The values of the dimensions asked for, in their order. */
+  values: (string | number)[];
+  n: number;
+}
+
+const integer = (value: number | null) => (value === null ? sql`cast(null as integer)` : sql.lit(value));
+
+/**
+ * Counts per day of a plan and dimensions: the daily rollup's UTC days, each in its day, and the hourly rows of the
+ * edge hours (read once, summed per hour) taken off that day and added to their own. Buckets that sum to 0 are left out.
+ */
+async function countsOfPlan(
+  db: Db,
+  scope: RollupScope,
+  plan: RollupPlan,
+  dimensions: readonly Dimension[],
+): Promise<LocalDayCount[]> {
+  const columns = (table: string) => sql.join(dimensions.map((dimension) => sql.ref(`${table}.${dimension}`)));
+  const filters = [sql`r.account_id = ${scope.accountId}`];
+  if (scope.channel) filters.push(sql`r.channel = ${scope.channel}`);
+  if (scope.categoryId !== undefined)
+    filters.push(sql`r.template_id in (select id from templates
+      where account_id = ${scope.accountId} and category_id = ${scope.categoryId})`);
+  const where = sql.join(filters, sql` and `);
+  const tables = [];
+  const parts = [];
+  if (plan.days.length > 0) {
+    const days = plan.days.map((day) => sql`(${integer(day.utcDay)}, ${integer(day.localDay)})`);
+    tables.push(sql`utc_days (utc_day, local_day) as (values ${sql.join(days)})`);
+    parts.push(sql`select d.local_day as day, ${columns('r')}, cast(r.count as integer) as n
+      from message_rollup_daily r join utc_days d on r.day = d.utc_day
+      where ${where} and r.day between ${integer(plan.days[0]!.utcDay)} and ${integer(plan.days.at(-1)!.utcDay)}`);
+  }
+  if (plan.hours.length > 0) {
+    const hours = plan.hours.map((hour) => sql`(${integer(hour.hour)}, ${integer(hour.minusDay)}, ${integer(hour.plusDay)})`);
+    tables.push(sql`edge_hours (hour, minus_day, plus_day) as (values ${sql.join(hours)})`);
+    tables.push(sql`signs (sign) as (values (1), (-1))`);
+    const dayOfSign = sql`case when s.sign = 1 then e.plus_day else e.minus_day end`;
+    // Within integer like every count of one bucket: PostgreSQL then sums on its int8 accumulator, not numeric.
+    parts.push(sql`select ${dayOfSign} as day, ${columns('h')}, cast(s.sign * h.n as integer) as n
+      from (select r.hour, ${columns('r')}, ${sumOfCounts} as n from message_rollup r
+            where ${where} and r.hour in (select hour from edge_hours) group by r.hour, ${columns('r')}) h
+      join edge_hours e on e.hour = h.hour join signs s on ${dayOfSign} is not null`);
+  }
+  const { rows } = await sql<Record<string, string | number>>`with ${sql.join(tables)}
+    select day, ${sql.join(dimensions.map((dimension) => sql.ref(dimension)))}, sum(n) as n
+    from (${sql.join(parts, sql` union all `)}) counted
+    group by day, ${sql.join(dimensions.map((dimension) => sql.ref(dimension)))}
+    having sum(n) <> 0`.execute(db);
+  return rows.map((row) => ({
+    day: Number(row.day),
+    values: dimensions.map((dimension) => row[dimension] as string | number),
+    n: Number(row.n),
+  }));
+}
 
 export interface DayCount {
   day: number;
@@ -50,40 +90,27 @@ export interface DayCount {
 }
 
 export async function countsByDay(db: Db, scope: RollupScope, window: DayWindow): Promise<DayCount[]> {
-  const day = localDayOfHour(window);
-  const rows = await rollupIn(db, scope, window)
-    .select([day.as('day'), 'channel', 'status', sumOfCounts.as('n')])
-    .groupBy([day, 'channel', 'status'])
-    .execute();
-  return rows
-    .map((row) => ({ day: Number(row.day), channel: row.channel, status: row.status, n: Number(row.n) }))
-    .filter((row) => row.n !== 0);
+  const rows = await countsOfPlan(db, scope, rollupPlan(window), ['channel', 'status']);
+  return rows.map(({ day, values: [channel, status], n }) => ({ day, channel: String(channel), status: String(status), n }));
 }
 
-export interface ReportCount {
-  day: number;
+export interface BucketCount {
   configId: number;
   campaignId: number;
   status: string;
   n: number;
 }
 
-/** One pass over the window's rollup rows for all three breakdowns of a report (per day, config and campaign). */
-export async function reportCounts(db: Db, scope: RollupScope, window: DayWindow): Promise<ReportCount[]> {
-  const day = localDayOfHour(window);
-  const rows = await rollupIn(db, scope, window)
-    .select([day.as('day'), 'config_id', 'campaign_id', 'status', sumOfCounts.as('n')])
-    .groupBy([day, 'config_id', 'campaign_id', 'status'])
-    .execute();
-  return rows
-    .map((row) => ({
-      day: Number(row.day),
-      configId: Number(row.config_id),
-      campaignId: Number(row.campaign_id),
-      status: row.status,
-      n: Number(row.n),
-    }))
-    .filter((row) => row.n !== 0);
+/** Counts of the whole window per config, campaign and status: edge hours only at the window's two ends. */
+export async function windowCounts(db: Db, scope: RollupScope, window: DayWindow): Promise<BucketCount[]> {
+  // In the order of the report index's columns after the hour, so each hour's rows come grouped already.
+  const rows = await countsOfPlan(db, scope, windowPlan(window), ['status', 'config_id', 'campaign_id']);
+  return rows.map(({ values: [status, configId, campaignId], n }) => ({
+    configId: Number(configId),
+    campaignId: Number(campaignId),
+    status: String(status),
+    n,
+  }));
 }
 
 export async function configNames(db: Db, accountId: number, ids: number[]): Promise<Map<number, string>> {

@@ -21,7 +21,8 @@ export const statsRoutes: FastifyPluginAsyncTypebox<stats.StatsDeps> = async (ap
     {
       schema: {
         tags,
-        summary: "Messages per day (the account's time-zone days), status, provider config and campaign, from the hourly rollup",
+        summary:
+          "Messages per day (the account's time-zone days), status, provider config and campaign, from the daily and hourly rollups",
         params: s.ChannelParams,
         querystring: s.ReportQuery,
         response: { 200: s.ReportAnswer },

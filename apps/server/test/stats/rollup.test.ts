@@ -1,7 +1,8 @@
 /**
  * Reports read only the rollup; after a mixed run through the real engine (failover to a second SMTP config,
  * recipients refused, opens, sandbox SMS receipts, API messages) every report figure must equal a direct
- * count over messages, per status, config, campaign and local day.
+ * count over messages, per status, config, campaign and local day. The daily rollup stays the hourly one summed
+ * per UTC day, after that run and after an account's deletion.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,8 +110,32 @@ async function directCounts(accountId: number, channel: string, by: 'config' | '
   return counts;
 }
 
+/** Both rollups of every account, the hourly one summed per UTC day, as bucket → count (zero buckets left out). */
+async function rollupsByUtcDay(): Promise<{ hourly: Record<string, number>; daily: Record<string, number> }> {
+  const key = 'account_id, channel, config_id, campaign_id, template_id, status';
+  const read = async (statement: ReturnType<typeof sql>) => {
+    const { rows } = await sql<Record<string, string | number>>`${statement}`.execute(t.database.db);
+    return Object.fromEntries(
+      rows
+        .filter((row) => Number(row.n) !== 0)
+        .map((row) => [
+          [row.account_id, row.day, row.channel, row.config_id, row.campaign_id, row.template_id, row.status].join('|'),
+          Number(row.n),
+        ]),
+    );
+  };
+  return {
+    hourly: await read(
+      sql`select ${sql.raw(key)}, hour / 24 as day, sum(count) as n from message_rollup group by ${sql.raw(key)}, hour / 24`,
+    ),
+    daily: await read(sql`select ${sql.raw(key)}, day, count as n from message_rollup_daily`),
+  };
+}
+
 describe('reports agree with the ledger', () => {
-  it('after a mixed campaign with failover, refusals, opens, SMS receipts and API messages', { timeout: 120_000 }, async () => {
+  it('after a mixed campaign with failover, refusals, opens, SMS receipts and API messages, and an account deletion', {
+    timeout: 120_000,
+  }, async () => {
     const user = await signUp(t.app);
     const headers = { 'x-token': user.token };
     const accountId = await accountIdOf(t, user.email);
@@ -253,5 +278,26 @@ describe('reports agree with the ledger', () => {
     const dashboard = (await t.app.inject({ method: 'GET', url: '/api/data/dashboard', headers })).json();
     expect(dashboard.week).toBe(32 + 20);
     expect(dashboard.days).toHaveLength(7);
+
+    const afterRun = await rollupsByUtcDay();
+    expect(Object.keys(afterRun.daily).some((bucket) => bucket.startsWith(`${accountId}|`))).toBe(true);
+    expect(afterRun.daily).toEqual(afterRun.hourly);
+    // A bystander keeps its rows while the account's go from both rollups.
+    const bystander = await signUp(t.app);
+    const bystanderId = await accountIdOf(t, bystander.email);
+    await insertMessages(t.database.db, [
+      { accountId: bystanderId, campaignId: null, lane: 0, channel: 'SMS', recipient: '+380503999999', payload: '{}' },
+    ]);
+    const deleted = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/users/delete-account',
+      headers,
+      payload: { confirmation: user.email },
+    });
+    expect(deleted.statusCode).toBe(200);
+    const afterDeletion = await rollupsByUtcDay();
+    expect(Object.keys(afterDeletion.daily).filter((bucket) => bucket.startsWith(`${accountId}|`))).toEqual([]);
+    expect(Object.keys(afterDeletion.daily).some((bucket) => bucket.startsWith(`${bystanderId}|`))).toBe(true);
+    expect(afterDeletion.daily).toEqual(afterDeletion.hourly);
   });
 });

@@ -12,6 +12,8 @@ import { statistics } from './0009_statistics.js';
 import { settings } from './0010_settings.js';
 import { campaignFallback } from './0011_campaign_fallback.js';
 import { contactsFoldedName } from './0012_contacts_folded_name.js';
+import { statisticsSpeed } from './0013_statistics_speed.js';
+import { dailyRollup } from './0014_daily_rollup.js';
 
 export const migrations: Record<string, PortableMigration> = {
   '0001_accounts': accounts,
@@ -26,4 +28,6 @@ export const migrations: Record<string, PortableMigration> = {
   '0010_settings': settings,
   '0011_campaign_fallback': campaignFallback,
   '0012_contacts_folded_name': contactsFoldedName,
+  '0013_statistics_speed': statisticsSpeed,
+  '0014_daily_rollup': dailyRollup,
 };
