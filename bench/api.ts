@@ -3,14 +3,19 @@
  * started Herald (SQLite, sending engine running), and the same load on a bare Fastify POST route measured
  * in the same run. Prints p50/p99 latency, errors, the 202 count and the messages actually persisted
  * (they must be equal). Goal: p99 ≤ 25 ms.
- * Run: npm run build && npx tsx bench/api.ts [seconds]
+ * Also prints the CPU each server spent per request (whole process, and Herald's main thread alone: the event loop
+ * the requests wait on). HERALD_CPU_PROF=<dir> writes a V8 CPU profile of Herald there (node --cpu-prof).
+ * Run: npm run build && npx tsx bench/api.ts [seconds] [--api-only]
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import SQLite from 'better-sqlite3';
 import { startBareFastify, startHerald, stop } from './lib/processes.js';
 
 const seconds = Number(process.argv[2] ?? 10);
+/** `--api-only`: Herald in the api role, no engine in the process, to measure the request path alone. */
+const apiOnly = process.argv.includes('--api-only');
 const RATE = 1000;
 const GOAL_P99_MS = 25;
 const HERALD_PORT = 3411;
@@ -25,6 +30,28 @@ const message = {
     html: '<p>Thanks for your order.</p>',
   },
 };
+
+/** Clock ticks per second of /proc/<pid>/stat on Linux. */
+const TICKS_PER_SECOND = 100;
+
+/** CPU milliseconds (user + system) a process, or one of its threads, has used so far. */
+function cpuMs(pid: number, thread?: number): number {
+  const file = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+  const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+/** Runs the load and answers what it measured, with the CPU per request of the server process `pid`. */
+async function measured(pid: number, url: string, headers: Record<string, string>) {
+  const before = { process: cpuMs(pid), main: cpuMs(pid, pid) };
+  const result = await load(url, headers);
+  const requests = RATE * seconds;
+  return {
+    ...result,
+    cpuPerRequestMs: (cpuMs(pid) - before.process) / requests,
+    mainThreadPerRequestMs: (cpuMs(pid, pid) - before.main) / requests,
+  };
+}
 
 async function load(url: string, headers: Record<string, string>) {
   const result = await autocannon({
@@ -53,7 +80,15 @@ async function json<T>(url: string, init: RequestInit): Promise<T> {
 }
 
 // Sandbox providers take the messages, so the engine sends while the API is loaded, as in production.
-const herald = await startHerald(HERALD_PORT, { HERALD_SEED: '1' });
+const profileDir = process.env.HERALD_CPU_PROF;
+const herald = await startHerald(
+  HERALD_PORT,
+  { HERALD_SEED: '1' },
+  {
+    role: apiOnly ? 'api' : 'serve',
+    nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [],
+  },
+);
 const base = `http://127.0.0.1:${HERALD_PORT}`;
 const { token } = await json<{ token: string }>(`${base}/api/data/users`, {
   method: 'POST',
@@ -66,8 +101,8 @@ const { key } = await json<{ key: string }>(`${base}/api/data/api-keys`, {
 });
 const bare = await startBareFastify(BARE_PORT);
 
-const baseline = await load(`http://127.0.0.1:${BARE_PORT}/bare`, {});
-const api = await load(`${base}/api/v1/messages`, { authorization: `Bearer ${key}` });
+const baseline = await measured(bare.pid!, `http://127.0.0.1:${BARE_PORT}/bare`, {});
+const api = await measured(herald.child.pid!, `${base}/api/v1/messages`, { authorization: `Bearer ${key}` });
 await stop(bare);
 await stop(herald.child);
 
@@ -80,11 +115,14 @@ const persisted = (
 sqlite.close();
 
 console.log(
-  `bare Fastify POST: p50 ${baseline.p50} ms, p99 ${baseline.p99} ms, ${baseline.rps.toFixed(0)} req/s, errors ${baseline.errors}`,
+  `bare Fastify POST: p50 ${baseline.p50} ms, p99 ${baseline.p99} ms, ${baseline.rps.toFixed(0)} req/s, errors ${baseline.errors}, ` +
+    `CPU ${baseline.cpuPerRequestMs.toFixed(3)} ms/request`,
 );
 console.log(
   `Herald POST /api/v1/messages: p50 ${api.p50} ms, p99 ${api.p99} ms, ${api.rps.toFixed(0)} req/s, errors ${api.errors}, ` +
-    `202 answers ${api.accepted}, persisted ${persisted} (${persisted === api.accepted ? 'equal' : 'NOT EQUAL'})`,
+    `202 answers ${api.accepted}, persisted ${persisted} (${persisted === api.accepted ? 'equal' : 'NOT EQUAL'}), ` +
+    `CPU ${api.cpuPerRequestMs.toFixed(3)} ms/request (main thread ${api.mainThreadPerRequestMs.toFixed(3)}` +
+    `${apiOnly ? ', api role: no engine in the process)' : ', the engine sending in the same process included)'}`,
 );
 console.log(
   `api: p99 ${api.p99} ms (goal ≤ ${GOAL_P99_MS} ms: ${api.p99 <= GOAL_P99_MS ? 'met' : 'missed'}), ` +

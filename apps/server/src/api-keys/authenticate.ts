@@ -8,7 +8,8 @@ import type { Db } from '../db/database.js';
 import { errorBody } from '../http/error-handler.js';
 import { AppError } from '../http/errors.js';
 import { hashToken } from '../lib/crypto.js';
-import { findLiveKeyByHash, touchKey } from './queries.js';
+import { keyCacheOf } from './key-cache.js';
+import { touchKey } from './queries.js';
 import type { KeyRateLimiter } from './rate-limit.js';
 import type { ApiKeyScope } from './schemas.js';
 
@@ -49,20 +50,24 @@ export interface ApiKeyAuthDeps {
 
 /** The onRequest hook of one /api/v1 route; `needs` is the scope the route requires. */
 export function apiKeyAuth({ db, limiter }: ApiKeyAuthDeps, needs: ApiKeyScope): onRequestAsyncHookHandler {
+  const keys = keyCacheOf(db);
   return async function authenticateApiKey(request, reply) {
-    const key = presentedKey(request);
-    const row = key && key.length <= MAX_KEY_LENGTH ? await findLiveKeyByHash(db, hashToken(key)) : undefined;
-    if (!row) return refuse(reply, request, new AppError(401, 'apiKey.invalid'));
-    const keyId = Number(row.id);
-    const waitMs = await limiter.consume(keyId, Number(row.rate_limit));
+    const presented = presentedKey(request);
+    const key = presented && presented.length <= MAX_KEY_LENGTH ? await keys.find(hashToken(presented)) : undefined;
+    if (!key) return refuse(reply, request, new AppError(401, 'apiKey.invalid'));
+    const { keyId, accountId, scope } = key;
+    const waitMs = await limiter.consume(keyId, key.rateLimit);
     if (waitMs !== null) {
       const seconds = Math.ceil(waitMs / 1000);
       return refuse(reply, request, new AppError(429, 'apiKey.rateLimited', { seconds }, [], { 'Retry-After': String(seconds) }));
     }
-    if (needs === 'send' && row.scope !== 'send') return refuse(reply, request, new AppError(403, 'apiKey.scope'));
+    if (needs === 'send' && scope !== 'send') return refuse(reply, request, new AppError(403, 'apiKey.scope'));
     const now = Date.now();
-    if (row.last_used_at === null || now - Number(row.last_used_at) > TOUCH_EVERY_MS) await touchKey(db, keyId, now);
-    request.apiKey = { keyId, accountId: Number(row.account_id), scope: row.scope as ApiKeyScope };
+    if (key.touchedAt === null || now - key.touchedAt > TOUCH_EVERY_MS) {
+      key.touchedAt = now;
+      await touchKey(db, keyId, now);
+    }
+    request.apiKey = { keyId, accountId, scope };
   };
 }
 

@@ -28,7 +28,13 @@ export class KeyRateLimiter {
   static create(config: Config, database: DatabaseHandle): KeyRateLimiter {
     const memory = (points: number) => new RateLimiterMemory({ points, duration: WINDOW_SECONDS, keyPrefix: KEY_PREFIX });
     if (config.redisUrl) {
-      const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+      const redis = new Redis(config.redisUrl, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        lazyConnect: false,
+        // The counts of the requests read in one round of I/O go to Redis in one write, not a system call each.
+        enableAutoPipelining: true,
+      });
       redis.on('error', () => {});
       return new KeyRateLimiter(
         (points) =>

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/database.js';
 import { assertFields, notFound } from '../http/errors.js';
 import { hashToken } from '../lib/crypto.js';
+import { keyCacheOf } from './key-cache.js';
 import * as q from './queries.js';
 import { type ApiKeyScope, DEFAULT_RATE_LIMIT } from './schemas.js';
 
@@ -54,5 +55,6 @@ export async function createKey(db: Db, accountId: number, input: { name: string
 export async function revokeKey(db: Db, accountId: number, id: number) {
   const row = await q.revokeKey(db, accountId, id, Date.now());
   if (!row) throw notFound();
+  keyCacheOf(db).forget(Number(row.id));
   return answer(row);
 }

@@ -103,6 +103,34 @@ export async function insertAccount(db: Db, account: NewAccount, now: number): P
   return Number(row.id);
 }
 
+/**
+ * Inserts the account only while the table is empty, in one statement: of several processes starting at once on a
+ * fresh database one inserts, the others get nothing (or the unique e-mail's violation, which the caller treats alike).
+ */
+export async function insertFirstAccount(db: Db, account: NewAccount, now: number): Promise<number | null> {
+  const row = await db
+    .insertInto('accounts')
+    .columns(['email', 'password_hash', 'time_zone_id', 'avatar', 'language', 'profile', 'is_admin', 'created_at', 'updated_at'])
+    .expression(
+      db
+        .selectNoFrom([
+          sql<string>`${account.email.toLowerCase()}`.as('email'),
+          sql<string>`${account.passwordHash}`.as('password_hash'),
+          sql<string>`${account.timeZoneId}`.as('time_zone_id'),
+          sql<string>`${account.avatar}`.as('avatar'),
+          sql<string | null>`cast(${account.language} as text)`.as('language'),
+          sql<string>`${account.profile}`.as('profile'),
+          sql<number>`cast(${account.isAdmin ? 1 : 0} as integer)`.as('is_admin'),
+          sql<number>`cast(${now} as bigint)`.as('created_at'),
+          sql<number>`cast(${now} as bigint)`.as('updated_at'),
+        ])
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('accounts').select('id')))),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  return row ? Number(row.id) : null;
+}
+
 export type AccountChanges = Partial<{
   display_name: string | null;
   password_hash: string;

@@ -26,7 +26,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthDeps> = async (app, deps)
       config: { public: true },
       schema: { tags, summary: 'Sign up', body: s.SignupBody, response: { 200: s.TokenAnswer } },
     },
-    async (request) => auth.signup(deps, request.body),
+    async (request) => auth.signup(deps, request.body, request.ip),
   );
 
   app.get(

@@ -17,6 +17,7 @@ import { isUniqueViolation } from '../db/database.js';
 import { AppError, assertFields, invalidField } from '../http/errors.js';
 import { generatePassword, hashPassword, newToken, verifyPassword } from '../lib/crypto.js';
 import type { SystemMailer } from '../system-mail/service.js';
+import type { AddressThrottle } from './address-throttle.js';
 import type { SessionContext } from './guard.js';
 import * as q from './queries.js';
 
@@ -34,6 +35,8 @@ export interface AuthDeps {
   dataDir: string;
   mailer: SystemMailer;
   publicUrl: string;
+  /** Caps sign-ups per client address. */
+  signupThrottle: AddressThrottle;
   /** Runs after sign-up, e.g. to give the account sandbox providers. */
   onAccountCreated?: ((accountId: number) => Promise<void>) | undefined;
 }
@@ -57,7 +60,7 @@ async function openSession(db: Db, accountId: number, profile: string): Promise<
   return token;
 }
 
-export async function signup(deps: AuthDeps, input: SignupInput): Promise<{ token: string }> {
+export async function signup(deps: AuthDeps, input: SignupInput, clientAddress: string): Promise<{ token: string }> {
   const email = input.email.trim();
   const avatar = input.avatar || DEFAULT_AVATAR;
   const role = input.role ?? 'site';
@@ -69,6 +72,7 @@ export async function signup(deps: AuthDeps, input: SignupInput): Promise<{ toke
     avatar: (AVATARS as readonly string[]).includes(avatar) ? null : { key: 'validation.unknownAvatar' },
   });
   const language = input.language && ['ru', 'en', 'uk'].includes(input.language) ? input.language : null;
+  await deps.signupThrottle.take(clientAddress);
   const passwordHash = await hashPassword(input.password);
   try {
     const now = Date.now();
@@ -292,26 +296,31 @@ export async function signInVerifiedEmail(deps: AuthDeps, rawEmail: string): Pro
   }
 }
 
-/** On first start with no accounts: an admin with a generated password, printed once by the caller. */
+/**
+ * On first start with no accounts: an admin with a generated password, printed once by the caller. Atomic, so when
+ * several processes start at once on a fresh database exactly one creates it and the others answer null.
+ */
 export async function createFirstAdmin(db: Db): Promise<{ accountId: number; email: string; password: string } | null> {
   if ((await q.countAccounts(db)) > 0) return null;
   const email = 'admin@herald.local';
   const password = generatePassword();
-  const now = Date.now();
-  const accountId = await q.insertAccount(
-    db,
-    {
-      email,
-      passwordHash: await hashPassword(password),
-      timeZoneId: defaultTimeZoneId(),
-      avatar: DEFAULT_AVATAR,
-      language: null,
-      profile: 'site',
-      isAdmin: true,
-    },
-    now,
-  );
-  return { accountId, email, password };
+  const account = {
+    email,
+    passwordHash: await hashPassword(password),
+    timeZoneId: defaultTimeZoneId(),
+    avatar: DEFAULT_AVATAR,
+    language: null,
+    profile: 'site',
+    isAdmin: true,
+  };
+  try {
+    const accountId = await q.insertFirstAccount(db, account, Date.now());
+    return accountId === null ? null : { accountId, email, password };
+  } catch (error) {
+    // Another process inserted the same admin between our check and our insert.
+    if (isUniqueViolation(error)) return null;
+    throw error;
+  }
 }
 
 /** The reference zone whose UTC list holds the server's own zone, else the first UTC+0 entry. */

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEY_TRUST_MS, KeyCache } from '../../src/api-keys/key-cache.js';
+import { hashToken } from '../../src/lib/crypto.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -82,5 +84,44 @@ describe('API keys', () => {
     const site = await signUp(t.app, { role: 'site' });
     const forbidden = await t.app.inject({ method: 'GET', url: '/api/data/api-keys', headers: { 'x-token': site.token } });
     expect(forbidden.statusCode).toBe(403);
+  });
+
+  it('refuses a key revoked by another process once its cache entry is older than KEY_TRUST_MS', async () => {
+    const headers = await apiUser();
+    const created = (
+      await t.app.inject({ method: 'POST', url: '/api/data/api-keys', headers, payload: { name: 'k', scope: 'send' } })
+    ).json();
+    // Another API process on the same database: a cache of its own, which this app's revocation does not reach.
+    const elsewhere = new KeyCache(t.database.db);
+    const hash = hashToken(created.key);
+    const readAt = Date.now();
+    expect(await elsewhere.find(hash, readAt)).toMatchObject({ keyId: created.id, scope: 'send' });
+
+    const revoked = await t.app.inject({ method: 'DELETE', url: `/api/data/api-keys/${created.id}`, headers });
+    expect(revoked.statusCode).toBe(200);
+    const here = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/messages',
+      headers: { authorization: `Bearer ${created.key}` },
+      payload: { channel: 'sms', to: '+15550100', content: { text: 'hi' } },
+    });
+    expect(here.statusCode).toBe(401);
+
+    expect(await elsewhere.find(hash, readAt + KEY_TRUST_MS - 1)).toBeDefined();
+    expect(await elsewhere.find(hash, readAt + KEY_TRUST_MS)).toBeUndefined();
+  });
+
+  it('forgets a key revoked in this process even while it is being read', async () => {
+    const headers = await apiUser();
+    const created = (
+      await t.app.inject({ method: 'POST', url: '/api/data/api-keys', headers, payload: { name: 'k', scope: 'read' } })
+    ).json();
+    const cache = new KeyCache(t.database.db);
+    const hash = hashToken(created.key);
+    const pending = cache.find(hash);
+    await t.database.db.updateTable('api_keys').set({ revoked_at: Date.now() }).where('id', '=', created.id).execute();
+    cache.forget(created.id);
+    await pending;
+    expect(await cache.find(hash)).toBeUndefined();
   });
 });

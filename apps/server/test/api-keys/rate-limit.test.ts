@@ -39,6 +39,7 @@ describe('per-key rate limit', () => {
   it('counts per key and answers the wait once a key is over its rate', async () => {
     const limiter = KeyRateLimiter.create(testConfig(dataDir), database);
     try {
+      await limiter.ready();
       const key = freshKeyId();
       const answers = await overLimit([limiter], key, 3, 5);
       expect(answers.slice(0, 3)).toEqual([null, null, null]);
@@ -63,7 +64,7 @@ describe('per-key rate limit', () => {
   });
 
   it.runIf(TEST_DB === 'postgres')('holds across processes through PostgreSQL without Redis', async () => {
-    const config = testConfig(dataDir);
+    const config = testConfig(dataDir, { redisUrl: undefined });
     const limiters = [KeyRateLimiter.create(config, database), KeyRateLimiter.create(config, database)];
     try {
       const answers = await overLimit(limiters, freshKeyId(), 4, 6);
