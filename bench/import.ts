@@ -4,12 +4,12 @@
  * runner, the final merge), each in a child process of its own so its peak RSS is its own. The baseline, measured
  * in the same run, is the bare csv-parse read of the same file. Also times the first page of the imported list.
  * Goals: ≥ 100,000 rows/s, peak RSS ≤ 300 MB, list page ≤ 50 ms.
- * Run: npx tsx bench/import.ts [--rows N]   (after `npm run build -w packages/shared` if that package changed;
- * PostgreSQL at DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test, in a schema created and dropped here)
+ * Run: npx tsx --conditions=source bench/import.ts [--rows N] [--only sqlite|postgres]
+ * (PostgreSQL at DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test, in a schema created and dropped here)
  */
 import { fork } from 'node:child_process';
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse';
 import { writeContactsCsv } from './lib/contacts-csv.js';
@@ -18,6 +18,8 @@ import { repoRoot } from './lib/processes.js';
 
 const rowsFlag = process.argv.indexOf('--rows');
 const ROWS = rowsFlag === -1 ? 1_000_000 : Number(process.argv[rowsFlag + 1]);
+const onlyFlag = process.argv.indexOf('--only');
+const DIALECTS = onlyFlag === -1 ? (['sqlite', 'postgres'] as const) : ([process.argv[onlyFlag + 1]] as ['sqlite' | 'postgres']);
 const GOAL_ROWS_PER_SECOND = 100_000;
 const GOAL_RSS_MB = 300;
 const GOAL_PAGE_MS = 50;
@@ -44,6 +46,10 @@ function runImport(dialect: 'sqlite' | 'postgres'): Promise<ImportFigures> {
 }
 
 const fmt = (value: number) => Math.round(value).toLocaleString('en-US');
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
 
 try {
   const bytes = await writeContactsCsv(csvPath, ROWS);
@@ -51,18 +57,23 @@ try {
   const baseline = await bareParseRate();
   console.log(`baseline: bare csv-parse read ${fmt(baseline)} rows/s`);
   const results: string[] = [];
-  for (const dialect of ['sqlite', 'postgres'] as const) {
+  for (const dialect of DIALECTS) {
+    const loadBefore = load();
     const figures = await runImport(dialect);
+    const server =
+      figures.serverCpuMicrosPerRow === null
+        ? ''
+        : `, PostgreSQL server CPU ${figures.serverCpuMicrosPerRow.toFixed(1)} µs per row`;
     const ratio = figures.rowsPerSecond / baseline;
     console.log(
       `${dialect}: ${fmt(figures.rows)} imported (${figures.invalid} invalid) in ${figures.importSeconds.toFixed(1)} s = ` +
         `${fmt(figures.rowsPerSecond)} rows/s, ${ratio.toFixed(2)}x baseline, ${figures.cpuMicrosPerRow.toFixed(1)} µs CPU per row in Herald's process (reading ${figures.readSeconds.toFixed(1)} s, ` +
         `final transaction ${figures.saveSeconds.toFixed(1)} s); per row: reader thread CPU ${figures.readerCpuMicrosPerRow.toFixed(1)} µs, ` +
         `main thread CPU while reading ${figures.readMainCpuMicrosPerRow.toFixed(1)} µs and in the final transaction ` +
-        `${figures.saveMainCpuMicrosPerRow.toFixed(1)} µs, batch writes ${figures.writeMicrosPerRow.toFixed(1)} µs wall; ` +
+        `${figures.saveMainCpuMicrosPerRow.toFixed(1)} µs, batch writes ${figures.writeMicrosPerRow.toFixed(1)} µs wall${server}; ` +
         `upload and preview ${figures.uploadSeconds.toFixed(1)} s; ` +
-        `peak RSS ${figures.peakRssMb} MB; first page ${figures.firstPageMs.toFixed(1)} ms (then median ${figures.pageMedianMs.toFixed(1)} ms); ` +
-        `search ${figures.searchMs.toFixed(0)} ms`,
+        `peak RSS ${figures.peakRssMb} MB; ${fmt(figures.writtenMb)} MB written; first page ${figures.firstPageMs.toFixed(1)} ms (then median ${figures.pageMedianMs.toFixed(1)} ms); ` +
+        `search ${figures.searchMs.toFixed(0)} ms; load average ${loadBefore} before, ${load()} after`,
     );
     results.push(
       `${dialect} ${fmt(figures.rowsPerSecond)} rows/s (${ratio.toFixed(2)}x bare parse, goal ${fmt(GOAL_ROWS_PER_SECOND)}), ` +

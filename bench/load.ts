@@ -6,8 +6,10 @@
  * settled message and that the API messages persisted equal the 202 answers.
  * Works in its own schema (BENCH_SCHEMA, default herald_load, dropped and created again) of DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/test) and under its own Redis key prefix (herald-load) of REDIS_URL.
+ * Also prints the CPU each API process spent per request. With --api-only no campaign runs (the workers send the API's
+ * messages only): the API part alone, to iterate on it quickly. HERALD_CPU_PROF=<dir> profiles the API processes.
  * Run: npm run build -w packages/shared -w apps/server, then
- *      npx tsx --conditions=source bench/load.ts [recipients=1000000] [api-seconds=120]
+ *      npx tsx --conditions=source bench/load.ts [recipients=1000000] [api-seconds=120] [--api-only]
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -26,8 +28,12 @@ import { migrateToLatest } from '../apps/server/src/db/migrate.js';
 import { repoRoot, stop, waitForHealth } from './lib/processes.js';
 import { NEWSLETTER_HTML, recipient, SENDER, SUBJECT } from './lib/smtp-load.js';
 
-const count = Number(process.argv[2] ?? 1_000_000);
-const apiSeconds = Number(process.argv[3] ?? 120);
+const args = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const apiOnly = process.argv.includes('--api-only');
+const count = Number(args[0] ?? 1_000_000);
+const apiSeconds = Number(args[1] ?? 120);
+/** HERALD_CPU_PROF=<dir>: V8 CPU profiles of the API processes are written there (node --cpu-prof). */
+const profileDir = process.env.HERALD_CPU_PROF;
 const API_RATE = 500;
 const API_PORTS = [3151, 3152];
 const WORKERS = 2;
@@ -131,7 +137,8 @@ async function seed(sinkPort: number, dataDir: string) {
 }
 
 function startRole(role: 'api' | 'worker', dataDir: string, port?: number): ChildProcess {
-  return spawn(process.execPath, [path.join(repoRoot, 'apps/server/dist/main.js'), role], {
+  const profile = role === 'api' && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
+  return spawn(process.execPath, [...profile, path.join(repoRoot, 'apps/server/dist/main.js'), role], {
     env: {
       ...process.env,
       DATABASE_URL: schemaUrl,
@@ -146,6 +153,12 @@ function startRole(role: 'api' | 'worker', dataDir: string, port?: number): Chil
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+}
+
+/** CPU milliseconds (user + system) a process has used so far, from /proc (Linux, 100 clock ticks a second). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Peak resident memory of a process so far, from /proc (Linux). */
@@ -191,7 +204,8 @@ const apiMessage = {
   content: { subject: 'Your order A-17', text: 'Thanks for your order.', html: '<p>Thanks for your order.</p>' },
 };
 
-async function apiLoad(port: number, key: string) {
+async function apiLoad(port: number, key: string, pid: number) {
+  const cpuBefore = cpuMs(pid);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}/api/v1/messages`,
     method: 'POST',
@@ -207,14 +221,15 @@ async function apiLoad(port: number, key: string) {
     rps: result.requests.average,
     errors: result.errors + result.timeouts + result.non2xx,
     accepted: (result.statusCodeStats as Record<string, { count: number } | undefined>)['202']?.count ?? 0,
+    cpuPerRequestMs: (cpuMs(pid) - cpuBefore) / ((API_RATE / API_PORTS.length) * apiSeconds),
   };
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'herald-load-'));
 await freshStores();
 const sink = await startSink();
-const bare = await bareLoop(sink);
-console.log(`bare nodemailer loop: ${bare.toFixed(0)} msgs/s`);
+const bare = apiOnly ? 0 : await bareLoop(sink);
+if (!apiOnly) console.log(`bare nodemailer loop: ${bare.toFixed(0)} msgs/s`);
 const seedStarted = performance.now();
 const job = await seed(sink.port, dataDir);
 console.log(`seeded ${count} contacts in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
@@ -228,18 +243,20 @@ await new Promise((resolve) => setTimeout(resolve, 5000));
 
 const sentBefore = await sink.received();
 const started = performance.now();
-const start = await fetch(`http://127.0.0.1:${API_PORTS[0]}/api/data/campaigns/${job.campaignId}/start`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json', 'x-token': job.token },
-  body: '{}',
-});
-if (!start.ok) throw new Error(`start: ${await start.text()}`);
-const loads = Promise.all(API_PORTS.map((port) => apiLoad(port, job.key)));
+if (!apiOnly) {
+  const start = await fetch(`http://127.0.0.1:${API_PORTS[0]}/api/data/campaigns/${job.campaignId}/start`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-token': job.token },
+    body: '{}',
+  });
+  if (!start.ok) throw new Error(`start: ${await start.text()}`);
+}
+const loads = Promise.all(API_PORTS.map((port, i) => apiLoad(port, job.key, apis[i]!.pid!)));
 
 const campaignState = async () =>
   (await database.db.selectFrom('campaigns').select('state').where('id', '=', job.campaignId).executeTakeFirstOrThrow()).state;
 let lastReport = performance.now();
-while ((await campaignState()) !== 'sent') {
+while (!apiOnly && (await campaignState()) !== 'sent') {
   await new Promise((resolve) => setTimeout(resolve, 1000));
   if (performance.now() - lastReport > 15_000) {
     lastReport = performance.now();
@@ -292,24 +309,30 @@ sink.child.kill();
 rmSync(dataDir, { recursive: true, force: true });
 
 const perSecond = (count / campaignMs) * 1000;
-const exact = Number(check.once) === count && Number(check.contacts) === count && Number(check.unsettled) === 0;
+const exact = apiOnly || (Number(check.once) === count && Number(check.contacts) === count && Number(check.unsettled) === 0);
 console.log(
   `API (2 processes, ${API_RATE} req/s for ${apiSeconds} s): ` +
     api
-      .map((run, i) => `api${i + 1} p50 ${run.p50} ms, p99 ${run.p99} ms, ${run.rps.toFixed(0)} req/s, errors ${run.errors}`)
+      .map(
+        (run, i) =>
+          `api${i + 1} p50 ${run.p50} ms, p99 ${run.p99} ms, ${run.rps.toFixed(0)} req/s, errors ${run.errors}, ` +
+          `CPU ${run.cpuPerRequestMs.toFixed(3)} ms/request`,
+      )
       .join('; '),
 );
 console.log(
   `peak RSS: api ${rss.api.map((mb) => mb.toFixed(0)).join(' / ')} MB, worker ${rss.worker.map((mb) => mb.toFixed(0)).join(' / ')} MB`,
 );
+const campaignMessages = apiOnly ? 0 : count;
 console.log(
-  `checks: recipients with exactly one settled message ${check.once} of ${count} (unsettled ${check.unsettled}): ${exact ? 'ok' : 'FAILED'}; ` +
+  `checks: ${apiOnly ? '' : `recipients with exactly one settled message ${check.once} of ${count} (unsettled ${check.unsettled}): ${exact ? 'ok' : 'FAILED'}; `}` +
     `API 202 answers ${accepted}, persisted ${persisted}: ${accepted === persisted ? 'equal' : 'NOT EQUAL'}; ` +
-    `the sink received ${sinkTotal} for ${count + persisted} messages (${sinkTotal - count - persisted} sent twice)`,
+    `the sink received ${sinkTotal} for ${campaignMessages + persisted} messages (${sinkTotal - campaignMessages - persisted} sent twice)`,
 );
-console.log(
-  `scale mode (2 api + 2 worker): campaign of ${count} in ${(campaignMs / 1000).toFixed(1)} s = ${perSecond.toFixed(0)} msgs/s ` +
-    `beside ${accepted} API messages (${((deliveredDuring / campaignMs) * 1000).toFixed(0)} msgs/s delivered in all meanwhile); ` +
-    `ratio vs bare nodemailer loop (${bare.toFixed(0)} msgs/s, one process) ${(perSecond / bare).toFixed(2)}`,
-);
+if (!apiOnly)
+  console.log(
+    `scale mode (2 api + 2 worker): campaign of ${count} in ${(campaignMs / 1000).toFixed(1)} s = ${perSecond.toFixed(0)} msgs/s ` +
+      `beside ${accepted} API messages (${((deliveredDuring / campaignMs) * 1000).toFixed(0)} msgs/s delivered in all meanwhile); ` +
+      `ratio vs bare nodemailer loop (${bare.toFixed(0)} msgs/s, one process) ${(perSecond / bare).toFixed(2)}`,
+  );
 process.exit(exact && accepted === persisted ? 0 : 1);

@@ -1,10 +1,5 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
-import { signedIn } from './fixtures';
-
-async function pick(page: Page, select: Locator, option: string): Promise<void> {
-  await select.click();
-  await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click();
-}
+import { expect, test } from '@playwright/test';
+import { pickOption, signedIn } from './fixtures';
 
 test('the configurations step sets a fallback to SMS, shown in the check and saved on the campaign', async ({
   page,
@@ -36,9 +31,9 @@ test('the configurations step sets a fallback to SMS, shown in the check and sav
   await page.getByTestId('wizard-next').click();
   await page.getByTestId('wizard-name').fill('Renewal');
   await page.getByTestId('wizard-next').click();
-  await pick(page, page.getByTestId('wizard-list'), 'Members');
+  await pickOption(page, page.getByTestId('wizard-list'), 'Members');
   await page.getByTestId('wizard-next').click();
-  await pick(page, page.getByTestId('wizard-template'), 'renewal');
+  await pickOption(page, page.getByTestId('wizard-template'), 'renewal');
   await page.getByTestId('wizard-next').click();
 
   // Off by default; switched on, it needs an SMS template and an SMS configuration.
@@ -48,8 +43,8 @@ test('the configurations step sets a fallback to SMS, shown in the check and sav
   await page.getByTestId('wizard-fallback-switch').click();
   await page.getByTestId('wizard-next').click();
   await expect(fallback).toContainText('Mandatory field missing.');
-  await pick(page, page.getByTestId('wizard-fallback-template'), 'renewal-sms');
-  await pick(page, page.getByTestId('wizard-fallback-config'), 'Sandbox SMS');
+  await pickOption(page, page.getByTestId('wizard-fallback-template'), 'renewal-sms');
+  await pickOption(page, page.getByTestId('wizard-fallback-config'), 'Sandbox SMS');
   await page.getByTestId('wizard-next').click();
 
   await expect(page.getByTestId('wizard-recipients')).toContainText('1');

@@ -1,5 +1,5 @@
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
-import { signedIn } from './fixtures';
+import { expect, type Locator, test } from '@playwright/test';
+import { type ApiClient, apiClient, pickOption, signedIn } from './fixtures';
 
 interface Campaign {
   id: number;
@@ -9,24 +9,8 @@ interface Campaign {
   counts: Record<string, number>;
 }
 
-function api(request: APIRequestContext, token: string) {
-  const headers = { 'X-Token': token };
-  return {
-    async post<T>(path: string, data: unknown): Promise<T> {
-      const res = await request.post(path, { headers, data });
-      expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-      return (await res.json()) as T;
-    },
-    async get<T>(path: string): Promise<T> {
-      const res = await request.get(path, { headers });
-      expect(res.status()).toBe(200);
-      return (await res.json()) as T;
-    },
-  };
-}
-
 /** A contact list with `size` e-mail contacts (none when 0). */
-async function contactList(client: ReturnType<typeof api>, name: string, size: number): Promise<number> {
+async function contactList(client: ApiClient, name: string, size: number): Promise<number> {
   const list = await client.post<{ id: number }>('/api/data/contact-lists', { name });
   for (let i = 1; i <= size; i++) {
     await client.post(`/api/data/contact-lists/${list.id}/contacts`, {
@@ -37,18 +21,13 @@ async function contactList(client: ReturnType<typeof api>, name: string, size: n
   return list.id;
 }
 
-async function emailTemplate(client: ReturnType<typeof api>, name: string): Promise<void> {
+async function emailTemplate(client: ApiClient, name: string): Promise<void> {
   await client.post('/api/data/templates', {
     name,
     channel: 'EMAIL',
     subject: 'Spring is here, {{ contact.name }}',
     html: '<h1>Hello {{ contact.name }}</h1><p>Our spring sale starts today.</p>',
   });
-}
-
-async function pick(page: Page, select: Locator, option: string): Promise<void> {
-  await select.click();
-  await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click();
 }
 
 /** Every count shown per status adds up to the campaign's total. */
@@ -69,7 +48,7 @@ test('a campaign from the wizard to sent: empty list refused, live progress, cou
 }) => {
   test.setTimeout(60_000);
   const { token } = await signedIn(request, context, baseURL!);
-  const client = api(request, token);
+  const client = apiClient(request, token);
   await contactList(client, 'Customers', 3);
   await contactList(client, 'Nobody', 0);
   await emailTemplate(client, 'spring-sale');
@@ -89,14 +68,14 @@ test('a campaign from the wizard to sent: empty list refused, live progress, cou
   await page.getByTestId('wizard-next').click();
 
   // A list without contacts is refused with the spec's message.
-  await pick(page, page.getByTestId('wizard-list'), 'Nobody');
+  await pickOption(page, page.getByTestId('wizard-list'), 'Nobody');
   await page.getByTestId('wizard-next').click();
   await expect(page.getByTestId('wizard-form')).toContainText('A campaign cannot be created with an empty contact list.');
-  await pick(page, page.getByTestId('wizard-list'), 'Customers');
+  await pickOption(page, page.getByTestId('wizard-list'), 'Customers');
   await expect(page.getByTestId('wizard-list-summary')).toContainText('3 of the list');
   await page.getByTestId('wizard-next').click();
 
-  await pick(page, page.getByTestId('wizard-template'), 'spring-sale');
+  await pickOption(page, page.getByTestId('wizard-template'), 'spring-sale');
   await expect(page.getByTestId('wizard-preview')).toContainText('Spring is here');
   await expect(page.getByTestId('wizard-preview').locator('iframe')).toHaveAttribute('sandbox', '');
   await page.getByTestId('wizard-next').click();
@@ -149,7 +128,7 @@ test('a campaign from the wizard to sent: empty list refused, live progress, cou
   const id = Number(page.url().split('/').pop());
   const campaign = await client.get<Campaign>(`/api/data/campaigns/${id}`);
   const delivered = campaign.counts.delivered ?? 0;
-  await pick(page, page.getByTestId('log-status-filter'), 'Delivered');
+  await pickOption(page, page.getByTestId('log-status-filter'), 'Delivered');
   await expect(table.locator('tbody tr.ant-table-row')).toHaveCount(delivered);
   if (delivered > 0) await expect(table.locator('tbody tr.ant-table-row').first()).toContainText('Delivered');
 });
@@ -162,7 +141,7 @@ test('pause, resume and cancel a sending campaign; a duplicate is scheduled from
 }) => {
   test.setTimeout(60_000);
   const { token } = await signedIn(request, context, baseURL!);
-  const client = api(request, token);
+  const client = apiClient(request, token);
   // Two messages a day: the other three wait for tomorrow, so the campaign stays in sending.
   const limited = await client.post<{ id: number }>('/api/data/provider-configurations', {
     name: 'Limited e-mail',
@@ -201,9 +180,9 @@ test('pause, resume and cancel a sending campaign; a duplicate is scheduled from
   await expect(row.getByTestId('campaign-state')).toHaveAttribute('data-state', 'sending');
 
   // The filter by state finds it among the sending ones only.
-  await pick(page, page.getByTestId('campaigns-state-filter'), 'Sent');
+  await pickOption(page, page.getByTestId('campaigns-state-filter'), 'Sent');
   await expect(page.getByTestId('campaigns')).toContainText('No campaigns in this state.');
-  await pick(page, page.getByTestId('campaigns-state-filter'), 'Sending');
+  await pickOption(page, page.getByTestId('campaigns-state-filter'), 'Sending');
   await expect(row).toBeVisible();
 
   await row.getByTestId('campaign-cancel').click();
@@ -237,10 +216,10 @@ test('pause, resume and cancel a sending campaign; a duplicate is scheduled from
   await page.getByTestId('wizard-next').click();
   await expect(page.getByTestId('wizard-config')).toContainText('Limited e-mail');
   // A configuration that is switched off cannot carry the campaign.
-  await pick(page, page.getByTestId('wizard-config'), 'Switched-off e-mail');
+  await pickOption(page, page.getByTestId('wizard-config'), 'Switched-off e-mail');
   await page.getByTestId('wizard-next').click();
   await expect(page.getByTestId('wizard-form')).toContainText('A campaign needs at least one active configuration.');
-  await pick(page, page.getByTestId('wizard-config'), 'Limited e-mail');
+  await pickOption(page, page.getByTestId('wizard-config'), 'Limited e-mail');
   await page.getByTestId('wizard-next').click();
   await expect(page.getByTestId('wizard-recipients')).toContainText('5');
   await page.getByTestId('wizard-schedule').click();

@@ -1,4 +1,4 @@
-import { type APIRequestContext, type BrowserContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, type BrowserContext, expect, type Locator, type Page } from '@playwright/test';
 
 export const PASSWORD = 'Herald123';
 
@@ -28,4 +28,29 @@ export async function signedIn(
 export async function expectDashboard(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByTestId('dashboard')).toBeVisible();
+}
+
+/** The HTTP API as the signed-in user: each call must answer 200 and gives its JSON. */
+export function apiClient(request: APIRequestContext, token: string) {
+  const headers = { 'X-Token': token };
+  return {
+    async post<T>(path: string, data: unknown): Promise<T> {
+      const res = await request.post(path, { headers, data });
+      expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
+      return (await res.json()) as T;
+    },
+    async get<T>(path: string): Promise<T> {
+      const res = await request.get(path, { headers });
+      expect(res.status()).toBe(200);
+      return (await res.json()) as T;
+    },
+  };
+}
+
+export type ApiClient = ReturnType<typeof apiClient>;
+
+/** Opens a select and picks the option with this title. */
+export async function pickOption(page: Page, select: Locator, option: string): Promise<void> {
+  await select.click();
+  await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click();
 }

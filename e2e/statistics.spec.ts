@@ -1,26 +1,5 @@
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
-import { signedIn } from './fixtures';
-
-function api(request: APIRequestContext, token: string) {
-  const headers = { 'X-Token': token };
-  return {
-    async post<T>(path: string, data: unknown): Promise<T> {
-      const res = await request.post(path, { headers, data });
-      expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-      return (await res.json()) as T;
-    },
-    async get<T>(path: string): Promise<T> {
-      const res = await request.get(path, { headers });
-      expect(res.status()).toBe(200);
-      return (await res.json()) as T;
-    },
-  };
-}
-
-async function pick(page: Page, select: Locator, option: string): Promise<void> {
-  await select.click();
-  await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click();
-}
+import { expect, test } from '@playwright/test';
+import { apiClient, pickOption, signedIn } from './fixtures';
 
 const RECIPIENTS = ['stats-1@example.com', 'stats-2@example.com', 'stats-3@example.com', 'stats-4@example.com'];
 
@@ -32,7 +11,7 @@ test('a sandbox campaign shows up in the reports with charts and totals, and in 
 }) => {
   test.setTimeout(90_000);
   const { token } = await signedIn(request, context, baseURL!);
-  const client = api(request, token);
+  const client = apiClient(request, token);
   const configs = await client.get<{ id: number; type: string }[]>('/api/data/provider-configurations/custom');
   const sandbox = configs.find((config) => config.type === 'sandbox-email')!;
   const list = await client.post<{ id: number }>('/api/data/contact-lists', { name: 'Stats' });
@@ -85,7 +64,7 @@ test('a sandbox campaign shows up in the reports with charts and totals, and in 
   await expect(table).toContainText('stats-news');
   await expect(table).toContainText('Sandbox e-mail');
 
-  await pick(page, page.getByTestId('log-status'), 'Delivered');
+  await pickOption(page, page.getByTestId('log-status'), 'Delivered');
   await expect(rows).toHaveCount(delivered);
   await page.getByTestId('log-status').locator('.ant-select-clear').click();
   await expect(rows).toHaveCount(4);

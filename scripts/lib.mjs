@@ -1,6 +1,6 @@
 // Shared steps of the start and test commands: install what is missing, rebuild what is stale.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -11,6 +11,17 @@ export function run(command, args, options = {}) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
   if (result.error) throw result.error;
   return result.status ?? 1;
+}
+
+/** Starts a command with its output going to a file; resolves with its exit status. */
+export function runInBackground(command, args, logFile, options = {}) {
+  const output = openSync(logFile, 'w');
+  const child = spawn(command, args, { cwd: root, stdio: ['ignore', output, output], ...options });
+  closeSync(output);
+  return new Promise((resolve) => {
+    child.on('error', () => resolve(1));
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
 }
 
 export function mustRun(command, args, options = {}) {

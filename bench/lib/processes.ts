@@ -20,11 +20,18 @@ export async function waitForHealth(url: string, timeoutMs = 30_000): Promise<vo
   throw new Error(`${url} not healthy after ${timeoutMs} ms`);
 }
 
-/** Starts the built Herald (`npm run build` first) with a data directory of its own. */
-export async function startHerald(port: number, env: Record<string, string> = {}) {
+/**
+ * Starts the built Herald (`npm run build` first) with a data directory of its own, in `role` (serve by default);
+ * `nodeArgs` go to node (e.g. --cpu-prof).
+ */
+export async function startHerald(
+  port: number,
+  env: Record<string, string> = {},
+  { role = 'serve', nodeArgs = [] }: { role?: 'serve' | 'api'; nodeArgs?: string[] } = {},
+) {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'herald-bench-'));
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(repoRoot, 'apps/server/dist/main.js'), 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(repoRoot, 'apps/server/dist/main.js'), role], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { Type } from 'typebox';
 import { KeyRateLimiter } from './api-keys/rate-limit.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
+import { AddressThrottle } from './auth/address-throttle.js';
 import { sessionGuard } from './auth/guard.js';
 import { authRoutes } from './auth/routes.js';
 import type { AuthDeps } from './auth/service.js';
@@ -17,11 +18,12 @@ import { campaignRoutes } from './campaigns/routes.js';
 import { CampaignSupervisor } from './campaigns/supervisor.js';
 import { Tracking } from './campaigns/tracking.js';
 import { trackingRoutes } from './campaigns/tracking-routes.js';
-import type { Config } from './config.js';
+import { type Config, DEFAULT_FEEDBACK_PER_HOUR, DEFAULT_SIGNUPS_PER_HOUR, DEFAULT_TRUST_PROXY } from './config.js';
 import { registerConsole } from './console/static.js';
 import { contactRoutes } from './contacts/routes.js';
 import { checkDatabase, type DatabaseHandle } from './db/database.js';
 import { Dispatcher } from './engine/dispatcher.js';
+import { EngineThreads } from './engine/threads.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { hookRoutes } from './hooks/routes.js';
 import { type HooksDeps, listen as listenForHookEvents } from './hooks/service.js';
@@ -72,6 +74,8 @@ export interface AppOptions {
   serveConsole?: boolean;
   /** Run the sending loop in this process (herald serve and herald worker). */
   runWorkers?: boolean;
+  /** SQLite only: the sending loop runs in this many worker threads of this process, each with its own connection. */
+  engineThreads?: { count: number; sqliteFile: string };
 }
 
 export async function buildApp({
@@ -80,11 +84,12 @@ export async function buildApp({
   logger = false,
   serveConsole = false,
   runWorkers = false,
+  engineThreads,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: true,
+    trustProxy: config.trustProxy ?? DEFAULT_TRUST_PROXY,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   const { db } = database;
@@ -127,6 +132,21 @@ export async function buildApp({
     recoverLeasesOnStart: database.dialect === 'sqlite',
     leaseMs: config.leaseMs ?? DISPATCH_LEASE_MS,
     ...(scale ? { concurrency: 0, throttle: (route, count) => scale.throttle(route, count) } : {}),
+    ...(engineThreads && database.dialect === 'sqlite'
+      ? {
+          threads: new EngineThreads(
+            engineThreads.count,
+            {
+              sqliteFile: engineThreads.sqliteFile,
+              secret: config.secret,
+              publicUrl: config.publicUrl,
+              owner: `${hostname()}:${process.pid}`,
+              leaseMs: config.leaseMs ?? DISPATCH_LEASE_MS,
+            },
+            app.log,
+          ),
+        }
+      : {}),
     log: app.log,
   });
   const wakeEngine = scale ? () => scale.wake() : () => engine.notify();
@@ -186,6 +206,7 @@ export async function buildApp({
     dataDir: config.dataDir,
     mailer,
     publicUrl: config.publicUrl,
+    signupThrottle: new AddressThrottle(db, 'signup', config.signupsPerHour ?? DEFAULT_SIGNUPS_PER_HOUR),
     onAccountCreated: config.seed ? (accountId) => seedSandboxProviders(providerDeps, accountId) : undefined,
   };
   await app.register(authRoutes, authDeps);
@@ -200,7 +221,11 @@ export async function buildApp({
   await app.register(hookRoutes, hooksDeps);
   await app.register(campaignRoutes, { db, notify: wakeEngine });
   await app.register(trackingRoutes, { db, tracking });
-  await app.register(feedbackRoutes, { db, dataDir: config.dataDir });
+  await app.register(feedbackRoutes, {
+    db,
+    dataDir: config.dataDir,
+    throttle: new AddressThrottle(db, 'feedback', config.feedbackPerHour ?? DEFAULT_FEEDBACK_PER_HOUR),
+  });
   await app.register(referenceRoutes);
   await app.register(systemMailRoutes, { db });
   await app.register(templateRoutes, { db, pool });

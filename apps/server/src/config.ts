@@ -1,6 +1,7 @@
 /** Herald is configured from the environment only (README, Configuration). */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /** Single sign-on over OpenID Connect; set when OIDC_ISSUER and OIDC_CLIENT_ID are. */
@@ -35,7 +36,45 @@ export interface Config {
   bounceSmtpPort: number | undefined;
   /** How long a worker holds a batch before its messages return to the queue (HERALD_LEASE_MS; fault tests shorten it). */
   leaseMs?: number | undefined;
+  /** Engine threads of `herald serve` on SQLite (HERALD_ENGINE_THREADS); unset: one per core beside the API's. */
+  engineThreads?: number | undefined;
   oidc?: OidcConfig | undefined;
+  /** Sign-ups one client address may make in an hour (SIGNUP_LIMIT_PER_HOUR). */
+  signupsPerHour?: number | undefined;
+  /** Feedback forms one client address may send in an hour (FEEDBACK_LIMIT_PER_HOUR). */
+  feedbackPerHour?: number | undefined;
+  /** Whose X-Forwarded-For gives the client address (TRUST_PROXY): Fastify's trustProxy; loopback only by default. */
+  trustProxy?: TrustProxy | undefined;
+}
+
+export const DEFAULT_SIGNUPS_PER_HOUR = 10;
+export const DEFAULT_FEEDBACK_PER_HOUR = 20;
+
+/** true trusts every peer, false none, a list those peers (addresses, CIDRs, loopback, linklocal, uniquelocal). */
+export type TrustProxy = boolean | string[];
+
+/** A reverse proxy on the same machine is believed; a remote peer cannot set the client address it is counted under. */
+export const DEFAULT_TRUST_PROXY: TrustProxy = ['loopback'];
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustProxyFrom(value: string | undefined): TrustProxy {
+  const text = value?.trim().toLowerCase();
+  if (!text) return DEFAULT_TRUST_PROXY;
+  if (text === 'false' || text === 'off') return false;
+  if (text === 'true') return true;
+  const entries = text.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const valid =
+      PROXY_RANGE_NAMES.includes(entry) ||
+      (extra === undefined && isIP(address ?? '') !== 0 && (bits === undefined || /^\d{1,3}$/.test(bits)));
+    if (!valid) {
+      throw new Error(
+        `TRUST_PROXY must be false, true or a list of addresses, CIDRs, loopback, linklocal, uniquelocal; got "${entry}"`,
+      );
+    }
+  }
+  return entries;
 }
 
 function numberFrom(value: string | undefined, fallback: number, name: string): number {
@@ -43,6 +82,15 @@ function numberFrom(value: string | undefined, fallback: number, name: string): 
   const parsed = Number(value);
   if (!Number.isFinite(parsed)) throw new Error(`${name} must be a number, got "${value}"`);
   return parsed;
+}
+
+const MAX_ENGINE_THREADS = 16;
+
+function threadCountFrom(value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_ENGINE_THREADS)
+    throw new Error(`HERALD_ENGINE_THREADS must be a whole number from 1 to ${MAX_ENGINE_THREADS}, got "${value}"`);
+  return count;
 }
 
 /** A secret given as 64 hex characters is used as is; any other text is stretched to 32 bytes. */
@@ -77,7 +125,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: numberFrom(env.BODY_LIMIT_BYTES, 1024 * 1024, 'BODY_LIMIT_BYTES'),
     importMaxBytes: numberFrom(env.IMPORT_MAX_BYTES, 200 * 1024 * 1024, 'IMPORT_MAX_BYTES'),
     bounceSmtpPort: env.BOUNCE_SMTP_PORT ? numberFrom(env.BOUNCE_SMTP_PORT, 0, 'BOUNCE_SMTP_PORT') : undefined,
+    trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    signupsPerHour: numberFrom(env.SIGNUP_LIMIT_PER_HOUR, DEFAULT_SIGNUPS_PER_HOUR, 'SIGNUP_LIMIT_PER_HOUR'),
+    feedbackPerHour: numberFrom(env.FEEDBACK_LIMIT_PER_HOUR, DEFAULT_FEEDBACK_PER_HOUR, 'FEEDBACK_LIMIT_PER_HOUR'),
     leaseMs: env.HERALD_LEASE_MS ? numberFrom(env.HERALD_LEASE_MS, 0, 'HERALD_LEASE_MS') : undefined,
+    engineThreads: env.HERALD_ENGINE_THREADS ? threadCountFrom(env.HERALD_ENGINE_THREADS) : undefined,
     oidc:
       env.OIDC_ISSUER && env.OIDC_CLIENT_ID
         ? {

@@ -6,6 +6,7 @@ import { createFirstAdmin } from './auth/service.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { engineThreadCount } from './engine/threads.js';
 import { seedSandboxProviders } from './providers/service.js';
 
 const ROLES = ['serve', 'api', 'worker'] as const;
@@ -18,7 +19,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const config = loadConfig();
-  const database = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'herald.db') });
+  const sqliteFile = path.join(config.dataDir, 'herald.db');
+  const database = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile });
   await migrateToLatest(database);
 
   const app = await buildApp({
@@ -27,6 +29,10 @@ async function main(): Promise<void> {
     logger: { level: config.logLevel },
     serveConsole: role !== 'worker',
     runWorkers: role !== 'api',
+    // Embedded mode sends from threads of its own, so the API's event loop keeps answering while a campaign goes out.
+    ...(role === 'serve' && database.dialect === 'sqlite'
+      ? { engineThreads: { count: config.engineThreads ?? engineThreadCount(), sqliteFile } }
+      : {}),
   });
 
   const admin = await createFirstAdmin(database.db);

@@ -49,6 +49,8 @@ export const ERRORS_EN = {
   'campaigns.notEditable': 'Only a draft or scheduled campaign can be changed or started.',
   'campaigns.wrongState': 'The campaign is not in a state that allows this.',
   'campaigns.fallbackChannel': 'The fallback template must be of the other channel than the campaign.',
+  'campaigns.autoPaused':
+    'Paused automatically: {failed} of the last {settled} messages failed. Check the provider configurations, then resume the campaign.',
   'reset.invalidToken': 'This password reset link is invalid or has expired.',
   'reset.sent': 'If this address has an account, a reset link has been sent to it.',
   feedbackNameMissing: 'Enter your name',

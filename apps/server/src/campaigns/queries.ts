@@ -114,7 +114,13 @@ export async function moveCampaign(
   id: number,
   from: readonly string[],
   to: string,
-  extra: Partial<{ scheduled_at: number | null; started_at: number; finished_at: number; detail: string | null }> = {},
+  extra: Partial<{
+    scheduled_at: number | null;
+    started_at: number;
+    finished_at: number;
+    detail: string | null;
+    detail_params: string | null;
+  }> = {},
 ): Promise<boolean> {
   const result = await db
     .updateTable('campaigns')

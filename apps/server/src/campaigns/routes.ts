@@ -27,19 +27,19 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignsDeps> = async (a
         response: { 200: Type.Object({ total: Type.Integer(), items: Type.Array(s.CampaignAnswer) }) },
       },
     },
-    async (request) => campaigns.listCampaigns(deps, account(request), request.query),
+    async (request) => campaigns.listCampaigns(deps, account(request), request.query, request.lang),
   );
 
   app.post(
     BASE,
     { config, schema: { tags, summary: 'Create a draft campaign', body: s.CampaignBody, response: { 200: s.CampaignAnswer } } },
-    async (request) => campaigns.createCampaign(deps, account(request), request.body),
+    async (request) => campaigns.createCampaign(deps, account(request), request.body, request.lang),
   );
 
   app.get(
     `${BASE}/:id`,
     { config, schema: { tags, summary: 'One campaign', params: s.IdParams, response: { 200: s.CampaignAnswer } } },
-    async (request) => campaigns.getCampaign(deps, account(request), request.params.id),
+    async (request) => campaigns.getCampaign(deps, account(request), request.params.id, request.lang),
   );
 
   app.put(
@@ -54,7 +54,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignsDeps> = async (a
         response: { 200: s.CampaignAnswer },
       },
     },
-    async (request) => campaigns.updateCampaign(deps, account(request), request.params.id, request.body),
+    async (request) => campaigns.updateCampaign(deps, account(request), request.params.id, request.body, request.lang),
   );
 
   app.delete(
@@ -100,7 +100,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignsDeps> = async (a
         response: { 200: s.CampaignAnswer },
       },
     },
-    async (request) => campaigns.startCampaign(deps, account(request), request.params.id, request.body.scheduledAt),
+    async (request) => campaigns.startCampaign(deps, account(request), request.params.id, request.body.scheduledAt, request.lang),
   );
 
   for (const action of ['pause', 'resume', 'cancel'] as const) {
@@ -115,7 +115,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignsDeps> = async (a
           response: { 200: s.CampaignAnswer },
         },
       },
-      async (request) => campaigns.changeState(deps, account(request), request.params.id, action),
+      async (request) => campaigns.changeState(deps, account(request), request.params.id, action, request.lang),
     );
   }
 
@@ -125,7 +125,7 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignsDeps> = async (a
       config,
       schema: { tags, summary: 'Copy the campaign as a new draft', params: s.IdParams, response: { 200: s.CampaignAnswer } },
     },
-    async (request) => campaigns.duplicateCampaign(deps, account(request), request.params.id),
+    async (request) => campaigns.duplicateCampaign(deps, account(request), request.params.id, request.lang),
   );
 
   app.get(

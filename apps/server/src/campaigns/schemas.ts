@@ -32,8 +32,8 @@ export const CampaignBody = Type.Object({
 });
 
 export const StartBody = Type.Object({
-  /** Epoch milliseconds; absent or past means now. At most the last moment a JavaScript Date can hold. */
-  scheduledAt: Type.Optional(Nullable(Type.Number({ maximum: 8_640_000_000_000_000 }))),
+  /** Whole epoch milliseconds (a fraction would not fit the bigint column); absent or past means now. At most the last moment a JavaScript Date can hold. */
+  scheduledAt: Type.Optional(Nullable(Type.Integer({ maximum: 8_640_000_000_000_000 }))),
 });
 
 export const CampaignAnswer = Type.Object({

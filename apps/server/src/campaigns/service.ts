@@ -1,5 +1,6 @@
 /** Campaigns of one account: create, check, start or schedule, pause, resume, cancel, duplicate, read progress. */
-import { DEFAULT_PAGE_SIZE, smsSegments } from '@herald/shared';
+import { DEFAULT_PAGE_SIZE, type ErrorKey, type Language, smsSegments } from '@herald/shared';
+import { errorText } from '@herald/shared/error-messages';
 import type { Db } from '../db/database.js';
 import { hookEvents } from '../hooks/events.js';
 import { AppError, type FieldFailure, invalidField, invalidFields, notFound } from '../http/errors.js';
@@ -30,7 +31,14 @@ export interface CampaignInput {
 
 const otherChannel = (channel: string) => (channel === 'EMAIL' ? 'SMS' : 'EMAIL');
 
-function present(row: q.CampaignRow, counts: Record<string, number> = {}) {
+/** The reason a campaign is in its state, in the reader's language. */
+function detailText(row: q.CampaignRow, language: Language): string | null {
+  if (row.detail === null) return null;
+  const params = row.detail_params === null ? {} : (JSON.parse(row.detail_params) as Record<string, number | string>);
+  return errorText(row.detail as ErrorKey, language, params);
+}
+
+function present(row: q.CampaignRow, language: Language, counts: Record<string, number> = {}) {
   return {
     id: Number(row.id),
     name: row.name,
@@ -58,7 +66,7 @@ function present(row: q.CampaignRow, counts: Record<string, number> = {}) {
     finishedAt: row.finished_at === null ? null : Number(row.finished_at),
     total: Number(row.total),
     suppressed: Number(row.suppressed),
-    detail: row.detail,
+    detail: detailText(row, language),
     counts,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
@@ -162,28 +170,35 @@ async function hasActiveRoute(
   return (await query.limit(1).executeTakeFirst()) !== undefined;
 }
 
-export async function createCampaign(deps: CampaignsDeps, accountId: number, input: CampaignInput) {
+export async function createCampaign(deps: CampaignsDeps, accountId: number, input: CampaignInput, language: Language) {
   const values = await checkInput(deps.db, accountId, input);
   const id = await q.insertCampaign(deps.db, accountId, values, Date.now());
-  return getCampaign(deps, accountId, id);
+  return getCampaign(deps, accountId, id, language);
 }
 
-export async function updateCampaign(deps: CampaignsDeps, accountId: number, id: number, input: CampaignInput) {
+export async function updateCampaign(
+  deps: CampaignsDeps,
+  accountId: number,
+  id: number,
+  input: CampaignInput,
+  language: Language,
+) {
   const row = await requireCampaign(deps.db, accountId, id);
   if (!['draft', 'scheduled'].includes(row.state)) throw new AppError(409, 'campaigns.notEditable');
   await q.updateCampaign(deps.db, accountId, id, await checkInput(deps.db, accountId, input), Date.now());
-  return getCampaign(deps, accountId, id);
+  return getCampaign(deps, accountId, id, language);
 }
 
-export async function getCampaign(deps: CampaignsDeps, accountId: number, id: number) {
+export async function getCampaign(deps: CampaignsDeps, accountId: number, id: number, language: Language) {
   const row = await requireCampaign(deps.db, accountId, id);
-  return present(row, (await q.statusCounts(deps.db, [id])).get(id));
+  return present(row, language, (await q.statusCounts(deps.db, [id])).get(id));
 }
 
 export async function listCampaigns(
   deps: CampaignsDeps,
   accountId: number,
   query: { state?: string | undefined; page: number; size: number },
+  language: Language,
 ) {
   const rows = await q.listCampaigns(deps.db, accountId, {
     state: query.state,
@@ -196,7 +211,7 @@ export async function listCampaigns(
   );
   return {
     total: await q.countCampaigns(deps.db, accountId, query.state),
-    items: rows.map((row) => present(row, counts.get(Number(row.id)))),
+    items: rows.map((row) => present(row, language, counts.get(Number(row.id)))),
   };
 }
 
@@ -232,7 +247,13 @@ export async function checkCampaign(deps: CampaignsDeps, accountId: number, id: 
 }
 
 /** Sends now, or at `scheduledAt` (epoch ms; the console converts from the account's time zone). */
-export async function startCampaign(deps: CampaignsDeps, accountId: number, id: number, scheduledAt?: number | null) {
+export async function startCampaign(
+  deps: CampaignsDeps,
+  accountId: number,
+  id: number,
+  scheduledAt: number | null | undefined,
+  language: Language,
+) {
   const row = await requireCampaign(deps.db, accountId, id);
   await checkInput(deps.db, accountId, {
     name: row.name,
@@ -261,7 +282,7 @@ export async function startCampaign(deps: CampaignsDeps, accountId: number, id: 
     throw invalidField('state', { key: 'campaigns.notEditable' });
   } else hookEvents.emit('campaign.started', { accountId, campaignId: id, name: row.name });
   deps.notify();
-  return getCampaign(deps, accountId, id);
+  return getCampaign(deps, accountId, id, language);
 }
 
 const TRANSITIONS = {
@@ -271,16 +292,22 @@ const TRANSITIONS = {
 } as const;
 
 /** Pause and cancel take effect at the next claim: at most the chunks already handed to a provider still go. */
-export async function changeState(deps: CampaignsDeps, accountId: number, id: number, action: keyof typeof TRANSITIONS) {
+export async function changeState(
+  deps: CampaignsDeps,
+  accountId: number,
+  id: number,
+  action: keyof typeof TRANSITIONS,
+  language: Language,
+) {
   await requireCampaign(deps.db, accountId, id);
   const { from, to } = TRANSITIONS[action];
   const extra = to === 'cancelled' ? { finished_at: Date.now() } : {};
   if (!(await q.moveCampaign(deps.db, id, from, to, extra))) throw new AppError(409, 'campaigns.wrongState');
   if (to === 'sending') deps.notify();
-  return getCampaign(deps, accountId, id);
+  return getCampaign(deps, accountId, id, language);
 }
 
-export async function duplicateCampaign(deps: CampaignsDeps, accountId: number, id: number) {
+export async function duplicateCampaign(deps: CampaignsDeps, accountId: number, id: number, language: Language) {
   const row = await requireCampaign(deps.db, accountId, id);
   const copy = await q.insertCampaign(
     deps.db,
@@ -299,7 +326,7 @@ export async function duplicateCampaign(deps: CampaignsDeps, accountId: number, 
     },
     Date.now(),
   );
-  return getCampaign(deps, accountId, copy);
+  return getCampaign(deps, accountId, copy, language);
 }
 
 export async function deleteCampaign(deps: CampaignsDeps, accountId: number, id: number): Promise<void> {

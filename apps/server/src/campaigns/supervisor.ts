@@ -134,8 +134,9 @@ export class CampaignSupervisor {
       const failed = counts.failed - start.failed;
       const settled = failed + counts.ok - start.ok;
       if (settled >= AUTO_PAUSE_MIN_SETTLED && failed >= settled * AUTO_PAUSE_FAILED_SHARE) {
-        const detail = `paused automatically: ${failed} of the last ${settled} messages failed`;
-        if (await q.moveCampaign(db, id, ['sending'], 'paused', { detail })) {
+        // A message key and its parameters: the console shows the reason in the reader's language.
+        const reason = { detail: 'campaigns.autoPaused', detail_params: JSON.stringify({ failed, settled }) };
+        if (await q.moveCampaign(db, id, ['sending'], 'paused', reason)) {
           this.options.log?.warn({ campaignId: id, failed, settled }, 'campaign paused: most recent messages failed');
           hookEvents.emit('campaign.autoPaused', { accountId, campaignId: id, name: campaign.name, failed, settled });
         }

@@ -21,7 +21,10 @@ export interface CampaignsTable {
   /** Messages are materialised in contact-id order; this is the last contact done, so a restart resumes. */
   materialized_to: Generated<number>;
   materialized: Generated<number>;
+  /** Why the campaign is in its state, as a message key (packages/shared errors) rendered in the reader's language. */
   detail: string | null;
+  /** JSON of the key's parameters. */
+  detail_params: string | null;
   /** A template of the other channel: a message its own channel cannot deliver goes there instead (null: no fallback). */
   fallback_template_id: number | null;
   /** Where fallback messages go: a group or one config of the other channel; neither means the account default. */

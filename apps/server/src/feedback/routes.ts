@@ -30,6 +30,8 @@ export const feedbackRoutes: FastifyPluginAsyncTypebox<FeedbackDeps> = async (ap
     },
     async (request) => {
       if (!request.isMultipart()) throw new AppError(415, 'error.badRequest');
+      // Before the upload is read, so a refused sender's files never reach the disk.
+      await deps.throttle.take(request.ip);
       return feedback.submitFeedback(deps, sessionOf(request).accountId, request.parts(feedback.FEEDBACK_FORM_LIMITS));
     },
   );

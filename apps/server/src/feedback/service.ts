@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { FEEDBACK_MAX_FILE_BYTES, FEEDBACK_MAX_FILES, isAllowedFeedbackFile, isEmail, type RuleFailure } from '@herald/shared';
+import type { AddressThrottle } from '../auth/address-throttle.js';
 import type { Db } from '../db/database.js';
 import { AppError, type FieldFailure, invalidField, invalidFields, notFound } from '../http/errors.js';
 import * as q from './queries.js';
@@ -12,6 +13,8 @@ import * as q from './queries.js';
 export interface FeedbackDeps {
   db: Db;
   dataDir: string;
+  /** Caps feedback uploads per client address. */
+  throttle: AddressThrottle;
 }
 
 /** Longest text field accepted; busboy cuts longer values, which are then refused rather than stored cut. */

@@ -150,7 +150,10 @@ export async function listDeliveries(deps: HooksDeps, accountId: number, page: n
   };
 }
 
-/** Queues a Slack post if the account has a URL and wants this event; the text is fixed now, the URL read at send time. */
+/**
+ * Queues a Slack post if the account has a URL and wants this event; the URL is read at send time.
+ * The text is fixed now on purpose: it tells the event as it was, a retry posts the same words, and the delivery log shows what Slack got.
+ */
 export async function enqueue(
   deps: HooksDeps,
   accountId: number,

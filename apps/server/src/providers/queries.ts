@@ -1,5 +1,6 @@
 /** All SQL of provider configs, balances, groups and default options; every query is scoped to an account. */
 import type { Db } from '../db/database.js';
+import type { ProviderBalancesTable, ProviderConfigsTable, SandboxMessagesTable } from './tables.js';
 
 export function listConfigs(db: Db, accountId: number, category?: string) {
   let query = db.selectFrom('provider_configs').selectAll().where('account_id', '=', accountId);
@@ -18,17 +19,8 @@ export function findConfig(db: Db, accountId: number, id: number) {
 
 export type ConfigRow = NonNullable<Awaited<ReturnType<typeof findConfig>>>;
 
-export interface ConfigValues {
-  name: string;
-  type: string;
-  category: string;
-  active: number;
-  settings: string;
-  secrets: string;
-  limit_per_day: number | null;
-  limit_per_month: number | null;
-  filter: string;
-}
+/** What a save writes: every column but the key, the owner and the timestamps. */
+export type ConfigValues = Omit<ProviderConfigsTable, 'id' | 'account_id' | 'created_at' | 'updated_at'>;
 
 export async function insertConfig(db: Db, accountId: number, values: ConfigValues, now: number): Promise<number> {
   const row = await db
@@ -78,17 +70,7 @@ export function findBalances(db: Db, accountId: number, configIds: number[]) {
     .execute();
 }
 
-export async function saveBalance(
-  db: Db,
-  row: {
-    config_id: number;
-    account_id: number;
-    amount: string | null;
-    currency: string | null;
-    error: string | null;
-    checked_at: number;
-  },
-): Promise<void> {
+export async function saveBalance(db: Db, row: ProviderBalancesTable): Promise<void> {
   await db
     .insertInto('provider_balances')
     .values(row)
@@ -214,15 +196,7 @@ export async function deleteGroup(db: Db, accountId: number, id: number): Promis
 
 export async function insertSandboxMessage(
   db: Db,
-  row: {
-    account_id: number;
-    config_id: number;
-    category: string;
-    recipient: string;
-    subject: string | null;
-    body: string;
-    provider_message_id: string;
-  },
+  row: Omit<SandboxMessagesTable, 'id' | 'status' | 'created_at'>,
 ): Promise<void> {
   await db
     .insertInto('sandbox_messages')

@@ -1,6 +1,7 @@
 /** All SQL of templates, their categories and the account's variables; every query is scoped to an account. */
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { TemplatesTable } from './tables.js';
 
 export function listCategories(db: Db, accountId: number) {
   return db
@@ -133,17 +134,8 @@ export function findTemplate(db: Db, accountId: number, ref: { name: string } | 
 
 export type TemplateRow = NonNullable<Awaited<ReturnType<typeof findTemplate>>>;
 
-export interface TemplateValues {
-  name: string;
-  category_id: number | null;
-  channel: string;
-  subject: string;
-  html: string;
-  text: string;
-  text_generated: number;
-  sms_text: string;
-  builder: string | null;
-}
+/** What a save writes: every column but the key, the owner and the timestamps. */
+export type TemplateValues = Omit<TemplatesTable, 'id' | 'account_id' | 'created_at' | 'updated_at'>;
 
 export async function insertTemplate(db: Db, accountId: number, values: TemplateValues, now: number): Promise<number> {
   const row = await db

@@ -18,8 +18,8 @@ import { signUp, testConfig } from '../helpers/app.js';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 /** Leases run out this fast in the fault suite, so a dead worker's messages come back within seconds. */
 export const FAULT_LEASE_MS = 4000;
-/** The dispatcher's batches in flight × messages per send call (engine defaults): what a dead worker can leave half-done. */
-export const ENGINE_WINDOW = 4 * 50;
+/** What a dead worker can leave half-done: the dispatcher's in-flight window. */
+export { IN_FLIGHT_WINDOW as ENGINE_WINDOW } from '../../src/engine/dispatcher.js';
 
 export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -95,6 +95,15 @@ export class HeraldUnderTest {
       .where('email', '=', user.email)
       .executeTakeFirstOrThrow();
     return { accountId: Number(row.id), headers: { 'x-token': user.token } };
+  }
+
+  /** A plain SMTP config sending into a loopback sink at the given rate. */
+  sinkConfig(account: Account, port: number, messagesPerSecond: number): Promise<number> {
+    return this.providerConfig(account, {
+      name: 'Sink',
+      type: 'smtp',
+      settings: { host: '127.0.0.1', port, security: 'none', senderEmail: 'news@herald.test', messagesPerSecond },
+    });
   }
 
   async providerConfig(account: Account, body: Record<string, unknown>): Promise<number> {

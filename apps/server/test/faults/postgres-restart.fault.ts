@@ -29,11 +29,7 @@ afterAll(async () => {
 describe('PostgreSQL restarted mid-campaign', () => {
   it('the worker survives a fast and an immediate shutdown and finishes: 0 lost, duplicates within the window', async () => {
     const account = await herald.account();
-    const configId = await herald.providerConfig(account, {
-      name: 'Sink',
-      type: 'smtp',
-      settings: { host: '127.0.0.1', port: sink.port, security: 'none', senderEmail: 'news@herald.test', messagesPerSecond: 60 },
-    });
+    const configId = await herald.sinkConfig(account, sink.port, 60);
     const addresses = Array.from({ length: TOTAL }, (_, i) => `pg${i}@example.com`);
     const worker = herald.startWorker('A');
     const campaignId = await herald.startCampaign(account, { channel: 'EMAIL', addresses, configId });

@@ -31,11 +31,7 @@ afterAll(async () => {
 describe('Redis restarted mid-campaign (scale mode, two workers)', () => {
   it('loses no message when the queued jobs are lost with Redis, and the workers carry on', async () => {
     const account = await herald.account();
-    const configId = await herald.providerConfig(account, {
-      name: 'Sink',
-      type: 'smtp',
-      settings: { host: '127.0.0.1', port: sink.port, security: 'none', senderEmail: 'news@herald.test', messagesPerSecond: 80 },
-    });
+    const configId = await herald.sinkConfig(account, sink.port, 80);
     const addresses = Array.from({ length: TOTAL }, (_, i) => `redis${i}@example.com`);
     const workers = [herald.startWorker('A'), herald.startWorker('B')];
     const campaignId = await herald.startCampaign(account, { channel: 'EMAIL', addresses, configId });

@@ -28,11 +28,7 @@ afterAll(async () => {
 describe('SIGKILL of a worker process mid-campaign (PostgreSQL, two workers)', () => {
   it('finishes with the surviving and a restarted worker: 0 lost, duplicates within the window', async () => {
     const account = await herald.account();
-    const configId = await herald.providerConfig(account, {
-      name: 'Sink',
-      type: 'smtp',
-      settings: { host: '127.0.0.1', port: sink.port, security: 'none', senderEmail: 'news@herald.test', messagesPerSecond: 60 },
-    });
+    const configId = await herald.sinkConfig(account, sink.port, 60);
     const addresses = Array.from({ length: TOTAL }, (_, i) => `kill${i}@example.com`);
     const doomed = herald.startWorker('A');
     herald.startWorker('B');

@@ -336,7 +336,23 @@ describe('notifications from the engine', () => {
     }
     const row = await t.database.db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(row.state).toBe('paused');
-    expect(row.detail).toMatch(/^paused automatically: \d+ of the last \d+ messages failed$/);
+    // The reason is kept as a message key with its figures and shown in the reader's language.
+    expect(row.detail).toBe('campaigns.autoPaused');
+    const { failed, settled } = JSON.parse(row.detail_params ?? '{}') as { failed: number; settled: number };
+    expect(failed).toBeGreaterThanOrEqual(settled * 0.8);
+    const shown = async (language: string) =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/data/campaigns/${id}`,
+          headers: { ...account.headers, 'accept-language': language },
+        })
+      ).json().detail;
+    expect(await shown('en')).toBe(
+      `Paused automatically: ${failed} of the last ${settled} messages failed. Check the provider configurations, then resume the campaign.`,
+    );
+    expect(await shown('ru')).toMatch(new RegExp(`^Приостановлена автоматически: ${failed} из последних ${settled} сообщений`));
+    expect(await shown('uk')).toMatch(new RegExp(`^Призупинено автоматично: ${failed} з останніх ${settled} повідомлень`));
     const log = await until(
       'the pause notice',
       () => deliveries(account),

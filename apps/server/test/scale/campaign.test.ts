@@ -4,6 +4,7 @@
  * killed with SIGKILL mid-campaign loses nothing, doubling at most the messages it had in flight.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IN_FLIGHT_WINDOW } from '../../src/engine/dispatcher.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
 import {
   arrivals,
@@ -20,8 +21,6 @@ import {
 const skipReason = await scaleSkipReason();
 if (skipReason) console.warn(`scale-mode campaign tests skipped: ${skipReason}`);
 
-/** Jobs a worker sends at once (BullDispatch concurrency) × messages per send call (the dispatcher's chunk). */
-const IN_FLIGHT_WINDOW = 4 * 50;
 let cluster: ScaleCluster | undefined;
 let sink: SmtpSink;
 

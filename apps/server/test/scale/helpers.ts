@@ -11,10 +11,18 @@ import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { QUEUE_NAME } from '../../src/scale/bull-queue.js';
-import { createTestApp, signUp, TEST_DATABASE_URL, TEST_DB, type TestApp } from '../helpers/app.js';
+import {
+  createTestApp,
+  deleteRedisKeys,
+  signUp,
+  TEST_DATABASE_URL,
+  TEST_DB,
+  TEST_REDIS_URL,
+  type TestApp,
+} from '../helpers/app.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const REDIS_URL = TEST_REDIS_URL;
 
 /** Answers why scale-mode tests cannot run here, or undefined when they can. */
 export async function scaleSkipReason(): Promise<string | undefined> {
@@ -112,7 +120,7 @@ export async function startCluster(name: string): Promise<ScaleCluster> {
       await events.close();
       await queue.close();
       await t.close();
-      await deleteKeys(prefix);
+      await deleteRedisKeys(REDIS_URL, prefix);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -128,20 +136,6 @@ export function stopProcess(child: ChildProcess): Promise<void> {
     });
     child.kill('SIGTERM');
   });
-}
-
-async function deleteKeys(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
 
 export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
