@@ -2,6 +2,7 @@
 import { MAX_BALANCE_CONFIGS } from '@herald/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http } from '../api/http';
+import type { Balance } from '../sections/configs/api';
 
 export interface DashboardFigures {
   today: number;
@@ -15,14 +16,6 @@ export interface ConfigEntry {
   id: number;
   name: string;
   category: string;
-}
-
-export interface Balance {
-  providerConfigId: number;
-  balance: number | null;
-  currency: string | null;
-  error: string | null;
-  updatedAt: number;
 }
 
 const figuresQuery = queryOptions({

@@ -1,29 +1,16 @@
 /** Country and operator-code filters of a provider configuration (spec section 5: up to 4 items). */
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { isValidOperatorCodes, MAX_FILTER_ITEMS } from '@herald/shared';
-import { COUNTRIES } from '@herald/shared/reference';
 import { Button, Flex, Form, Input, Select, Tooltip } from 'antd';
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FilterItem } from './api';
-import { countryName } from './labels';
+import { useCountryOptions } from './labels';
 
 function FilterRow({ name, onRemove }: { name: number; onRemove: () => void }) {
-  const { t, i18n } = useTranslation('configs');
+  const { t } = useTranslation('configs');
   const form = Form.useFormInstance();
   const kind = Form.useWatch<FilterItem['kind'] | undefined>(['filter', name, 'kind'], form);
-  const countries = useMemo(
-    () =>
-      COUNTRIES.map((country) => {
-        const local = countryName(country, i18n.language);
-        return {
-          value: country.code,
-          label: `${country.flag} ${local}`,
-          search: `${local} ${country.name_en} ${country.code} ${country.dial_code}`,
-        };
-      }).sort((a, b) => a.search.localeCompare(b.search, i18n.language)),
-    [i18n.language],
-  );
+  const countries = useCountryOptions();
 
   return (
     <Flex gap={8} align="start" data-testid={`provider-filter-${name}`}>

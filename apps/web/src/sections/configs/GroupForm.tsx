@@ -1,11 +1,10 @@
 /** Create or edit a provider group: a name and the category's configurations in failover order. */
 import type { ChannelCategory } from '@herald/shared';
 import { App, Button, Form, Input, Modal, Space } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { groupsApi, type ProviderConfig, type ProviderGroup } from './api';
 import { ConfigOrderList } from './ConfigOrderList';
-import { showSubmitError } from './formErrors';
+import { useFormSubmit } from './formErrors';
 import { CategoryTag } from './labels';
 
 interface FormValues {
@@ -27,22 +26,15 @@ export function GroupForm({ open, category, configs, group, onClose, onSaved }: 
   const { t } = useTranslation('configs');
   const { message } = App.useApp();
   const [form] = Form.useForm<FormValues>();
-  const [saving, setSaving] = useState(false);
   const editing = group !== undefined;
   const initial: FormValues = {
     name: group?.name ?? '',
     configs: [...(group?.configs ?? [])].sort((a, b) => a.priority - b.priority).map((member) => member.providerConfigId),
   };
 
-  const save = async () => {
-    let values: FormValues;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
-    setSaving(true);
-    try {
+  const { saving, save } = useFormSubmit(
+    form,
+    async (values) => {
       const saved = await groupsApi.save({
         ...(group ? { id: group.id } : {}),
         name: (values.name ?? '').trim(),
@@ -51,16 +43,13 @@ export function GroupForm({ open, category, configs, group, onClose, onSaved }: 
       });
       message.success(t(editing ? 'groups.form.updated' : 'groups.form.created', { name: saved.name }));
       onSaved(saved);
-    } catch (error) {
-      // Failures on one member ("configs.2.providerConfigId") belong to the list as a whole.
-      showSubmitError(form, error, (field) => {
-        const [head] = field.split('.');
-        return head === 'name' || head === 'configs' ? [head] : undefined;
-      });
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    // Failures on one member ("configs.2.providerConfigId") belong to the list as a whole.
+    (field) => {
+      const [head] = field.split('.');
+      return head === 'name' || head === 'configs' ? [head] : undefined;
+    },
+  );
 
   return (
     <Modal

@@ -1,6 +1,6 @@
 /** Provider groups: configurations ordered by priority for failover, one list per channel. */
 import { ClusterOutlined, DeleteOutlined, EditOutlined, PlusOutlined, RightOutlined } from '@ant-design/icons';
-import { type ChannelCategory, DEFAULT_PAGE_SIZE, UNSELECTED_CONFIG_PRIORITY } from '@herald/shared';
+import { type ChannelCategory, UNSELECTED_CONFIG_PRIORITY } from '@herald/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Flex, Popconfirm, Segmented, Space, Table, Tag, Tooltip, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -8,6 +8,8 @@ import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { EmptyState } from '../../ui/EmptyState';
+import { ScreenHeader } from '../../ui/ScreenHeader';
+import { useServerPaging } from '../../ui/serverPaging';
 import { textList } from '../../ui/textList';
 import { configsQuery, GROUPS_KEY, type GroupMember, groupsApi, groupsQuery, type ProviderGroup } from './api';
 import { GroupForm } from './GroupForm';
@@ -60,10 +62,9 @@ export default function Groups() {
   const [searchParams] = useSearchParams();
   // Read once: kept-alive tabs share the address bar, so the category then lives in this screen's own state.
   const [category, setCategory] = useState<ChannelCategory>(() => (searchParams.get('category') === 'SMS' ? 'SMS' : 'EMAIL'));
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  const paging = useServerPaging();
   const [form, setForm] = useState<FormState>({ open: false, key: 0 });
-  const groups = useQuery(groupsQuery(category, page, size));
+  const groups = useQuery(groupsQuery(category, paging.page, paging.size));
   const configs = useQuery(configsQuery);
   const total = groups.data?.total ?? 0;
 
@@ -75,7 +76,7 @@ export default function Groups() {
       .remove(group.id)
       .then(() => {
         message.success(t('groups.delete.done', { name: group.name }));
-        if ((groups.data?.items.length ?? 0) <= 1 && page > 1) setPage(page - 1);
+        paging.showPreviousIfEmptied(groups.data?.items.length ?? 0);
         void queryClient.invalidateQueries({ queryKey: GROUPS_KEY });
       })
       .catch(() => undefined);
@@ -127,20 +128,14 @@ export default function Groups() {
 
   return (
     <Card variant="borderless" data-testid="groups">
-      <Flex justify="space-between" align="start" gap={16} wrap style={{ marginBottom: 16 }}>
-        <div>
-          <Typography.Title level={4} style={{ margin: 0 }}>
-            {t('groups.title')}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('groups.subtitle')}</Typography.Text>
-        </div>
+      <ScreenHeader title={t('groups.title')} subtitle={t('groups.subtitle')}>
         <Space wrap>
           <Segmented<ChannelCategory>
             data-testid="groups-category"
             value={category}
             onChange={(value) => {
               setCategory(value);
-              setPage(1);
+              paging.toFirstPage();
             }}
             options={(['EMAIL', 'SMS'] as const).map((value) => ({
               value,
@@ -156,7 +151,7 @@ export default function Groups() {
             {t('groups.add')}
           </Button>
         </Space>
-      </Flex>
+      </ScreenHeader>
       {groups.isSuccess && total === 0 ? (
         <EmptyState
           testId="groups-empty"
@@ -180,17 +175,7 @@ export default function Groups() {
           dataSource={groups.data?.items ?? []}
           loading={groups.isPending || (groups.isFetching && groups.isPlaceholderData)}
           onRow={(group) => ({ 'data-testid': `group-row-${group.name}` }) as HTMLAttributes<HTMLElement>}
-          pagination={{
-            current: page,
-            pageSize: size,
-            total,
-            hideOnSinglePage: total <= DEFAULT_PAGE_SIZE,
-            showSizeChanger: true,
-            onChange: (nextPage, nextSize) => {
-              setPage(nextSize === size ? nextPage : 1);
-              setSize(nextSize);
-            },
-          }}
+          pagination={paging.pagination(total)}
         />
       )}
       <GroupForm

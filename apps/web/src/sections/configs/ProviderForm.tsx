@@ -22,7 +22,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/http';
 import { type ConfigBody, configsApi, type FilterItem, type ProviderConfig, type ProviderType, type SettingValue } from './api';
 import { FilterEditor } from './FilterEditor';
-import { type FieldPath, showSubmitError, splitFieldPath } from './formErrors';
+import { type FieldPath, showSubmitError, splitFieldPath, useFormSubmit } from './formErrors';
 import { CategoryIcon, typeLabel } from './labels';
 import { SettingInput } from './SettingInput';
 
@@ -95,7 +95,6 @@ export function ProviderForm({ open, types, config, onClose, onSaved }: Provider
   const { t } = useTranslation('configs');
   const { message } = App.useApp();
   const [form] = Form.useForm<FormValues>();
-  const [saving, setSaving] = useState(false);
   const [testing, setTesting] = useState(false);
   const [testResult, setTestResult] = useState<TestResult>();
   const selectedType = Form.useWatch('type', form) ?? config?.type;
@@ -149,25 +148,17 @@ export function ProviderForm({ open, types, config, onClose, onSaved }: Provider
     }
   };
 
-  const save = async () => {
-    let values: FormValues;
-    try {
-      await form.validateFields();
-      values = form.getFieldsValue(true);
-    } catch {
-      return;
-    }
-    setSaving(true);
-    try {
+  const { saving, save } = useFormSubmit(
+    form,
+    async () => {
+      // The whole form store, as the connection test sends it, not only the mounted fields validation returns.
+      const values: FormValues = form.getFieldsValue(true);
       const saved = await configsApi.save(toBody(values, type, config?.id));
       message.success(t(editing ? 'providers.form.updated' : 'providers.form.created', { name: saved.name }));
       onSaved(saved);
-    } catch (error) {
-      showSubmitError(form, error, toPath);
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    toPath,
+  );
 
   return (
     <Drawer

@@ -18,6 +18,7 @@ import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DeleteAction } from '../../ui/DeleteAction';
 import { EmptyState } from '../../ui/EmptyState';
+import { ScreenHeader } from '../../ui/ScreenHeader';
 import { SearchBox } from '../../ui/SearchBox';
 import { textList } from '../../ui/textList';
 import { timeAgo } from '../../utils/date';
@@ -356,13 +357,7 @@ export default function Providers() {
 
   return (
     <Card variant="borderless" data-testid="providers">
-      <Flex justify="space-between" align="start" gap={16} wrap style={{ marginBottom: 16 }}>
-        <div>
-          <Typography.Title level={4} style={{ margin: 0 }}>
-            {t('providers.title')}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('providers.subtitle')}</Typography.Text>
-        </div>
+      <ScreenHeader title={t('providers.title')} subtitle={t('providers.subtitle')}>
         <Space wrap>
           <Button
             icon={<ReloadOutlined />}
@@ -376,7 +371,7 @@ export default function Providers() {
             {t('providers.add')}
           </Button>
         </Space>
-      </Flex>
+      </ScreenHeader>
       <Flex gap={12} wrap justify="space-between" style={{ marginBottom: 16 }}>
         <Segmented<CategoryFilter>
           data-testid="providers-category"

@@ -1,12 +1,11 @@
 /** What the account's sandbox providers kept instead of sending: email bodies in an inert frame, SMS as text. */
 import { InboxOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { ChannelCategory } from '@herald/shared';
-import { DEFAULT_PAGE_SIZE } from '@herald/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Descriptions, Drawer, Empty, Flex, Table, Tag, Tooltip, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useServerPaging } from '../../ui/serverPaging';
 import { formatTime, timeAgo } from '../../utils/date';
 import { type ProviderConfig, type SandboxMessage, sandboxQuery } from './api';
 import { CategoryTag } from './labels';
@@ -78,9 +77,8 @@ interface SandboxInboxProps {
 export function SandboxInbox({ open, category, configs, onClose }: SandboxInboxProps) {
   const { t } = useTranslation('configs');
   const now = useNow();
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
-  const query = useQuery({ ...sandboxQuery(category, page, size), enabled: open });
+  const paging = useServerPaging();
+  const query = useQuery({ ...sandboxQuery(category, paging.page, paging.size), enabled: open });
   const names = new Map(configs.map((config) => [config.id, config.name]));
 
   const columns: ColumnsType<SandboxMessage> = [
@@ -159,17 +157,7 @@ export function SandboxInbox({ open, category, configs, onClose }: SandboxInboxP
               />
             ),
           }}
-          pagination={{
-            current: page,
-            pageSize: size,
-            total: query.data?.total ?? 0,
-            showSizeChanger: true,
-            hideOnSinglePage: (query.data?.total ?? 0) <= DEFAULT_PAGE_SIZE,
-            onChange: (nextPage, nextSize) => {
-              setPage(nextSize === size ? nextPage : 1);
-              setSize(nextSize);
-            },
-          }}
+          pagination={paging.pagination(query.data?.total ?? 0)}
         />
       </Flex>
     </Drawer>

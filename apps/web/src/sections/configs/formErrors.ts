@@ -1,5 +1,6 @@
 /** Puts a failed submit's field errors on the form; what no field can show is reported centrally. */
 import type { FormInstance } from 'antd';
+import { useState } from 'react';
 import { ApiError, reportError } from '../../api/http';
 
 export type FieldPath = (string | number)[];
@@ -32,4 +33,31 @@ export function showSubmitError(
   form.setFields(fields);
   if (fields[0]) form.scrollToField(fields[0].name, { block: 'center' });
   if (unplaced) reportError(error);
+}
+
+/** Validates the form, then runs the submit with a busy flag; a failed submit's field errors land on the form. */
+export function useFormSubmit<Values>(
+  form: FormInstance<Values>,
+  submit: (values: Values) => Promise<void>,
+  /** Where a server field error goes on the form, given the values that were sent. */
+  toPath?: (field: string, values: Values) => FieldPath | undefined,
+): { saving: boolean; save: () => Promise<void> } {
+  const [saving, setSaving] = useState(false);
+  const save = async () => {
+    let values: Values;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    setSaving(true);
+    try {
+      await submit(values);
+    } catch (error) {
+      showSubmitError(form, error, toPath && ((field) => toPath(field, values)));
+    } finally {
+      setSaving(false);
+    }
+  };
+  return { saving, save };
 }

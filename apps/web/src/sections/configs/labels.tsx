@@ -4,6 +4,7 @@ import type { ChannelCategory } from '@herald/shared';
 import { COUNTRIES, type CountryEntry } from '@herald/shared/reference';
 import { Tag } from 'antd';
 import type { TFunction } from 'i18next';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export function typeLabel(t: TFunction, type: string): string {
@@ -24,6 +25,23 @@ export function countryName(country: CountryEntry, language: string): string {
   if (language === 'ru') return country.name_ru;
   if (language === 'uk') return country.name_uk;
   return country.name_en;
+}
+
+/** Every country as a select option: flag and name in the interface language, searchable by any name, code or dial code. */
+export function useCountryOptions() {
+  const { i18n } = useTranslation();
+  return useMemo(
+    () =>
+      COUNTRIES.map((country) => {
+        const local = countryName(country, i18n.language);
+        return {
+          value: country.code,
+          label: `${country.flag} ${local}`,
+          search: `${local} ${country.name_en} ${country.code} ${country.dial_code}`,
+        };
+      }).sort((a, b) => a.search.localeCompare(b.search, i18n.language)),
+    [i18n.language],
+  );
 }
 
 export function CategoryIcon({ category }: { category: ChannelCategory }) {

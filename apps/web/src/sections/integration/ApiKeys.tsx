@@ -2,29 +2,15 @@
 import { KeyOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ButtonProps } from 'antd';
-import {
-  App,
-  Button,
-  Card,
-  Flex,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Popconfirm,
-  Radio,
-  Table,
-  Tag,
-  Tooltip,
-  Typography,
-} from 'antd';
+import { App, Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Radio, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../ui/EmptyState';
+import { ScreenHeader } from '../../ui/ScreenHeader';
 import { textList } from '../../ui/textList';
 import { formatTime, timeAgo } from '../../utils/date';
-import { showSubmitError } from '../configs/formErrors';
+import { useFormSubmit } from '../configs/formErrors';
 import { type ApiKey, DEFAULT_RATE_LIMIT, KEYS_KEY, type KeyBody, keysApi, keysQuery, MAX_RATE_LIMIT } from './api';
 import { SecretReveal } from './SecretReveal';
 
@@ -35,29 +21,15 @@ export default function ApiKeys() {
   const keys = useQuery(keysQuery);
   const [form] = Form.useForm<KeyBody>();
   const [creating, setCreating] = useState(false);
-  const [saving, setSaving] = useState(false);
   const [shownKey, setShownKey] = useState<string>();
 
-  const create = async () => {
-    let values: KeyBody;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
-    setSaving(true);
-    try {
-      const created = await keysApi.create({ ...values, name: values.name.trim() });
-      setCreating(false);
-      form.resetFields();
-      setShownKey(created.key);
-      await queryClient.invalidateQueries({ queryKey: KEYS_KEY });
-    } catch (error) {
-      showSubmitError(form, error);
-    } finally {
-      setSaving(false);
-    }
-  };
+  const { saving, save: create } = useFormSubmit(form, async (values) => {
+    const created = await keysApi.create({ ...values, name: values.name.trim() });
+    setCreating(false);
+    form.resetFields();
+    setShownKey(created.key);
+    await queryClient.invalidateQueries({ queryKey: KEYS_KEY });
+  });
 
   const revoke = (key: ApiKey) =>
     keysApi
@@ -192,15 +164,9 @@ export default function ApiKeys() {
 
   return (
     <Card variant="borderless" data-testid="api-keys">
-      <Flex justify="space-between" align="start" gap={16} wrap style={{ marginBottom: 16 }}>
-        <div>
-          <Typography.Title level={4} style={{ margin: 0 }}>
-            {t('keys.title')}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('keys.subtitle')}</Typography.Text>
-        </div>
+      <ScreenHeader title={t('keys.title')} subtitle={t('keys.subtitle')}>
         {createButton}
-      </Flex>
+      </ScreenHeader>
       <Table<ApiKey>
         rowKey="id"
         columns={columns}

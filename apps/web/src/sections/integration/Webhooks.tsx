@@ -2,30 +2,16 @@
  * The account's status webhook: where events go, which messages they cover, the signing secret (shown
  * once), a test event, and the log of every delivery with its attempts.
  */
-import { ReloadOutlined, SendOutlined } from '@ant-design/icons';
+import { SendOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  App,
-  Button,
-  Card,
-  Flex,
-  Form,
-  Input,
-  Popconfirm,
-  Radio,
-  Segmented,
-  Space,
-  Switch,
-  Table,
-  Tag,
-  Tooltip,
-  Typography,
-} from 'antd';
+import { App, Button, Card, Flex, Form, Input, Popconfirm, Radio, Segmented, Space, Switch, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DeliveryAnswer, DeliveryLogCard } from '../../ui/DeliveryLogCard';
+import { useServerPaging } from '../../ui/serverPaging';
 import { formatTime } from '../../utils/date';
-import { showSubmitError } from '../configs/formErrors';
+import { useFormSubmit } from '../configs/formErrors';
 import {
   DELIVERIES_KEY,
   type Delivery,
@@ -39,13 +25,13 @@ import {
 import { SecretReveal } from './SecretReveal';
 
 const STATE_COLORS: Record<DeliveryState, string> = { pending: 'gold', delivered: 'green', failed: 'red' };
+const WEBHOOK_LOG_PAGE_SIZE = 20;
 
 function DeliveryLog() {
   const { t } = useTranslation('integration');
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(20);
+  const paging = useServerPaging(WEBHOOK_LOG_PAGE_SIZE);
   const [state, setState] = useState<DeliveryState>();
-  const log = useQuery(deliveriesQuery(page, size, state));
+  const log = useQuery(deliveriesQuery(paging.page, paging.size, state));
 
   const columns: ColumnsType<Delivery> = [
     { key: 'at', title: t('log.columns.at'), width: 180, render: (_, d) => formatTime(d.at) },
@@ -75,12 +61,7 @@ function DeliveryLog() {
     {
       key: 'answer',
       title: t('log.columns.answer'),
-      render: (_, d) =>
-        d.lastError ? (
-          <Typography.Text type="danger">{d.lastError}</Typography.Text>
-        ) : d.responseCode !== null ? (
-          <Typography.Text>HTTP {d.responseCode}</Typography.Text>
-        ) : null,
+      render: (_, d) => <DeliveryAnswer error={d.lastError} responseStatus={d.responseCode} />,
     },
     {
       key: 'next',
@@ -90,49 +71,29 @@ function DeliveryLog() {
   ];
 
   return (
-    <Card
-      variant="borderless"
-      data-testid="webhook-log"
+    <DeliveryLogCard<Delivery>
       title={t('log.title')}
-      extra={
-        <Space>
-          <Segmented<DeliveryState | 'all'>
-            value={state ?? 'all'}
-            onChange={(value) => {
-              setState(value === 'all' ? undefined : value);
-              setPage(1);
-            }}
-            options={(['all', 'pending', 'delivered', 'failed'] as const).map((value) => ({
-              value,
-              label: value === 'all' ? t('log.all') : t(`log.states.${value}`),
-            }))}
-          />
-          <Tooltip title={t('actions.refresh')}>
-            <Button icon={<ReloadOutlined />} aria-label={t('actions.refresh')} onClick={() => void log.refetch()} />
-          </Tooltip>
-        </Space>
+      testId="webhook-log"
+      refreshLabel={t('actions.refresh')}
+      filter={
+        <Segmented<DeliveryState | 'all'>
+          value={state ?? 'all'}
+          onChange={(value) => {
+            setState(value === 'all' ? undefined : value);
+            paging.toFirstPage();
+          }}
+          options={(['all', 'pending', 'delivered', 'failed'] as const).map((value) => ({
+            value,
+            label: value === 'all' ? t('log.all') : t(`log.states.${value}`),
+          }))}
+        />
       }
-    >
-      <Table<Delivery>
-        rowKey="id"
-        columns={columns}
-        dataSource={log.data?.items ?? []}
-        loading={log.isPending}
-        scroll={{ x: 900 }}
-        locale={{ emptyText: t('log.empty') }}
-        onRow={(d) => ({ 'data-testid': `delivery-row-${d.id}` }) as object}
-        pagination={{
-          current: page,
-          pageSize: size,
-          total: log.data?.total ?? 0,
-          showSizeChanger: true,
-          onChange: (nextPage, nextSize) => {
-            setPage(nextSize === size ? nextPage : 1);
-            setSize(nextSize);
-          },
-        }}
-      />
-    </Card>
+      columns={columns}
+      log={log}
+      paging={paging}
+      emptyText={t('log.empty')}
+      rowTestId={(d) => `delivery-row-${d.id}`}
+    />
   );
 }
 
@@ -142,7 +103,6 @@ export default function Webhooks() {
   const queryClient = useQueryClient();
   const webhook = useQuery(webhookQuery);
   const [form] = Form.useForm<WebhookBody>();
-  const [saving, setSaving] = useState(false);
   const [testing, setTesting] = useState(false);
   const [shownSecret, setShownSecret] = useState<string>();
 
@@ -157,25 +117,12 @@ export default function Webhooks() {
 
   const configured = Boolean(webhook.data?.url);
 
-  const save = async () => {
-    let values: WebhookBody;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
-    setSaving(true);
-    try {
-      const saved = await webhooksApi.save({ ...values, url: values.url.trim() });
-      message.success(t('webhook.saved'));
-      if (saved.secret) setShownSecret(saved.secret);
-      await queryClient.invalidateQueries({ queryKey: WEBHOOK_KEY });
-    } catch (error) {
-      showSubmitError(form, error);
-    } finally {
-      setSaving(false);
-    }
-  };
+  const { saving, save } = useFormSubmit(form, async (values) => {
+    const saved = await webhooksApi.save({ ...values, url: values.url.trim() });
+    message.success(t('webhook.saved'));
+    if (saved.secret) setShownSecret(saved.secret);
+    await queryClient.invalidateQueries({ queryKey: WEBHOOK_KEY });
+  });
 
   const rotate = () =>
     webhooksApi

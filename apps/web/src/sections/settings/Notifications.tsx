@@ -2,14 +2,16 @@
  * Settings > Notifications: the Slack incoming webhook and its sender name, which events to announce,
  * a test post, and the log of every delivery (queued posts are retried in the background).
  */
-import { DeleteOutlined, ReloadOutlined, SendOutlined } from '@ant-design/icons';
+import { DeleteOutlined, SendOutlined } from '@ant-design/icons';
 import { checkSenderName, checkSlackUrl, NOTIFY_EVENTS, type NotifyEvent, SLACK_SENDER_DEFAULT } from '@herald/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Checkbox, Flex, Form, Input, InputNumber, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Checkbox, Flex, Form, Input, InputNumber, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { failureText } from '../../public/rules';
+import { DeliveryAnswer, DeliveryLogCard } from '../../ui/DeliveryLogCard';
+import { useServerPaging } from '../../ui/serverPaging';
 import { formatTime } from '../../utils/date';
 import { showSubmitError } from '../configs/formErrors';
 import {
@@ -33,9 +35,8 @@ const STATUS_COLORS: Record<DeliveryStatus, string> = { pending: 'gold', sent: '
 
 function DeliveryLog() {
   const { t } = useTranslation('settings');
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(10);
-  const log = useQuery(hookDeliveriesQuery(page, size));
+  const paging = useServerPaging();
+  const log = useQuery(hookDeliveriesQuery(paging.page, paging.size));
 
   const columns: ColumnsType<HookDelivery> = [
     { key: 'at', title: t('notifications.log.at'), width: 170, render: (_, d) => formatTime(d.createdAt) },
@@ -62,11 +63,7 @@ function DeliveryLog() {
       title: t('notifications.log.answer'),
       render: (_, d) => (
         <Space orientation="vertical" size={0}>
-          {d.error ? (
-            <Typography.Text type="danger">{d.error}</Typography.Text>
-          ) : d.responseStatus !== null ? (
-            <Typography.Text>HTTP {d.responseStatus}</Typography.Text>
-          ) : null}
+          <DeliveryAnswer error={d.error} responseStatus={d.responseStatus} />
           {d.status === 'pending' && d.nextAttemptAt && (
             <Typography.Text type="secondary">{t('notifications.log.next', { at: formatTime(d.nextAttemptAt) })}</Typography.Text>
           )}
@@ -76,37 +73,17 @@ function DeliveryLog() {
   ];
 
   return (
-    <Card
-      variant="borderless"
+    <DeliveryLogCard<HookDelivery>
       title={t('notifications.log.title')}
-      data-testid="hook-log"
-      extra={
-        <Tooltip title={t('notifications.log.refresh')}>
-          <Button icon={<ReloadOutlined />} aria-label={t('notifications.log.refresh')} onClick={() => void log.refetch()} />
-        </Tooltip>
-      }
-    >
-      <Table<HookDelivery>
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={log.data?.items ?? []}
-        loading={log.isPending}
-        scroll={{ x: 900 }}
-        locale={{ emptyText: t('notifications.log.empty') }}
-        onRow={(d) => ({ 'data-testid': `hook-delivery-${d.id}` }) as object}
-        pagination={{
-          current: page,
-          pageSize: size,
-          total: log.data?.total ?? 0,
-          showSizeChanger: true,
-          onChange: (nextPage, nextSize) => {
-            setPage(nextSize === size ? nextPage : 1);
-            setSize(nextSize);
-          },
-        }}
-      />
-    </Card>
+      testId="hook-log"
+      refreshLabel={t('notifications.log.refresh')}
+      columns={columns}
+      log={log}
+      paging={paging}
+      emptyText={t('notifications.log.empty')}
+      rowTestId={(d) => `hook-delivery-${d.id}`}
+      tableSize="middle"
+    />
   );
 }
 

@@ -1,13 +1,6 @@
 /** Message log of one channel (the route says which): filtered, paged by the server, with each message's history in a drawer. */
 import { BarChartOutlined } from '@ant-design/icons';
-import {
-  DEFAULT_PAGE,
-  DEFAULT_PAGE_SIZE,
-  LOG_COUNT_CAP,
-  MAX_REPORT_DAYS,
-  MESSAGE_STATUSES,
-  type MessageStatus,
-} from '@herald/shared';
+import { LOG_COUNT_CAP, MAX_REPORT_DAYS, MESSAGE_STATUSES, type MessageStatus } from '@herald/shared';
 import { useQuery } from '@tanstack/react-query';
 import {
   Button,
@@ -20,7 +13,6 @@ import {
   Result,
   Select,
   Skeleton,
-  Table,
   Timeline,
   Tooltip,
   Typography,
@@ -30,22 +22,15 @@ import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { formatTime } from '../../utils/date';
+import { Dash, LogTime, MessageLogTable, recipientColumn } from '../../ui/MessageLogTable';
+import { ScreenHeader } from '../../ui/ScreenHeader';
+import { useServerPaging } from '../../ui/serverPaging';
 import { STATUS_COLORS, StatusTag } from '../mass-mail/campaigns/labels';
 import { campaignsQuery, configsQuery, type LogEntry, type LogFilter, logQuery, messageQuery } from './api';
 import type { StatisticsChannel } from './channel';
 
-const TIME_PATTERN = 'YYYY-MM-DD HH:mm:ss';
 const DATE = 'YYYY-MM-DD';
 const CATEGORY: Record<StatisticsChannel, string> = { email: 'EMAIL', sms: 'SMS' };
-
-function Dash() {
-  return <Typography.Text type="secondary">—</Typography.Text>;
-}
-
-function Time({ value }: { value: number }) {
-  return <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatTime(value, TIME_PATTERN)}</span>;
-}
 
 function MessageDrawer({ channel, id, onClose }: { channel: StatisticsChannel; id: number | undefined; onClose: () => void }) {
   const { t } = useTranslation(['statistics', 'campaigns']);
@@ -74,7 +59,7 @@ function MessageDrawer({ channel, id, onClose }: { channel: StatisticsChannel; i
             <Descriptions.Item label={t('log.columns.retries')}>{data.retries}</Descriptions.Item>
             <Descriptions.Item label={t('log.columns.locale')}>{data.locale ?? <Dash />}</Descriptions.Item>
             <Descriptions.Item label={t('log.drawer.created')}>
-              <Time value={data.createdAt} />
+              <LogTime value={data.createdAt} />
             </Descriptions.Item>
           </Descriptions>
           <div>
@@ -89,7 +74,7 @@ function MessageDrawer({ channel, id, onClose }: { channel: StatisticsChannel; i
                     <Flex gap={8} align="center" wrap>
                       <StatusTag status={entry.status} />
                       <Typography.Text type="secondary">
-                        <Time value={entry.at} />
+                        <LogTime value={entry.at} />
                       </Typography.Text>
                     </Flex>
                     {entry.providerConfig && <Typography.Text type="secondary">{entry.providerConfig}</Typography.Text>}
@@ -113,12 +98,11 @@ export default function MessageLog({ channel }: { channel: StatisticsChannel }) 
   const [range, setRange] = useState<[Dayjs, Dayjs] | null>(null);
   const [configId, setConfigId] = useState<number>();
   const [campaignId, setCampaignId] = useState<number>();
-  const [page, setPage] = useState(DEFAULT_PAGE);
-  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  const paging = useServerPaging();
   const [open, setOpen] = useState<number>();
   const filter: LogFilter = {
-    page,
-    size,
+    page: paging.page,
+    size: paging.size,
     ...(status ? { status } : {}),
     ...(recipient ? { recipient } : {}),
     ...(range ? { dateRange: [range[0].format(DATE), range[1].format(DATE)] as [string, string] } : {}),
@@ -135,23 +119,13 @@ export default function MessageLog({ channel }: { channel: StatisticsChannel }) 
     <T,>(set: (value: T) => void) =>
     (value: T) => {
       set(value);
-      setPage(DEFAULT_PAGE);
+      paging.toFirstPage();
     };
 
   const columns: ColumnsType<LogEntry> = [
     { key: 'status', title: t('log.columns.status'), width: 170, render: (_, entry) => <StatusTag status={entry.status} /> },
-    { key: 'time', title: t('log.columns.time'), width: 170, render: (_, entry) => <Time value={entry.time} /> },
-    {
-      key: 'recipient',
-      title: t('log.columns.recipient'),
-      width: 240,
-      ellipsis: { showTitle: false },
-      render: (_, entry) => (
-        <Tooltip title={entry.recipient} placement="topLeft">
-          <span>{entry.recipient}</span>
-        </Tooltip>
-      ),
-    },
+    { key: 'time', title: t('log.columns.time'), width: 170, render: (_, entry) => <LogTime value={entry.time} /> },
+    recipientColumn(t('log.columns.recipient'), 240),
     {
       key: 'template',
       title: t('log.columns.template'),
@@ -191,17 +165,11 @@ export default function MessageLog({ channel }: { channel: StatisticsChannel }) 
 
   return (
     <Card variant="borderless" data-testid={`log-${channel}`}>
-      <Flex justify="space-between" align="start" gap={16} wrap style={{ marginBottom: 16 }}>
-        <div>
-          <Typography.Title level={4} style={{ margin: 0 }}>
-            {t('log.title', { channel: t(`channel.${channel}`) })}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('log.subtitle')}</Typography.Text>
-        </div>
+      <ScreenHeader title={t('log.title', { channel: t(`channel.${channel}`) })} subtitle={t('log.subtitle')}>
         <Button icon={<BarChartOutlined />} onClick={() => navigate(`/statistics/${channel}/reports`)}>
           {t('actions.reports')}
         </Button>
-      </Flex>
+      </ScreenHeader>
       <Flex gap={12} wrap align="center" style={{ marginBottom: 16 }}>
         <Select<MessageStatus>
           allowClear
@@ -254,28 +222,15 @@ export default function MessageLog({ channel }: { channel: StatisticsChannel }) 
             : t('log.total', { count: total, n: number.format(total) })}
         </Typography.Text>
       </Flex>
-      <div data-testid="log-table">
-        <Table<LogEntry>
-          rowKey="id"
-          columns={columns}
-          dataSource={log.data?.items ?? []}
-          loading={log.isPending || (log.isFetching && log.isPlaceholderData)}
-          scroll={{ x: 1200 }}
-          onRow={(entry) => ({ onClick: () => setOpen(entry.id), style: { cursor: 'pointer' } })}
-          locale={{ emptyText: t(filtered ? 'log.emptyFiltered' : 'log.empty', { channel: t(`channel.${channel}`) }) }}
-          pagination={{
-            current: page,
-            pageSize: size,
-            total,
-            showSizeChanger: true,
-            hideOnSinglePage: total <= DEFAULT_PAGE_SIZE,
-            onChange: (nextPage, nextSize) => {
-              setPage(nextSize === size ? nextPage : DEFAULT_PAGE);
-              setSize(nextSize);
-            },
-          }}
-        />
-      </div>
+      <MessageLogTable<LogEntry>
+        testId="log-table"
+        columns={columns}
+        log={log}
+        paging={paging}
+        scrollWidth={1200}
+        emptyText={t(filtered ? 'log.emptyFiltered' : 'log.empty', { channel: t(`channel.${channel}`) })}
+        onOpen={(entry) => setOpen(entry.id)}
+      />
       <MessageDrawer channel={channel} id={open} onClose={() => setOpen(undefined)} />
     </Card>
   );

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Dropdown, Flex, Form, Input, Modal, Skeleton, Typography, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { showSubmitError } from '../configs/formErrors';
+import { useFormSubmit } from '../configs/formErrors';
 import { CATEGORIES_KEY, type Category, categoriesApi, TEMPLATES_KEY } from './api';
 
 interface CategoryPanelProps {
@@ -31,25 +31,16 @@ function CategoryNameModal({
 }) {
   const { t } = useTranslation('templates');
   const [form] = Form.useForm<{ name: string }>();
-  const [saving, setSaving] = useState(false);
   const editing = dialog.category !== undefined;
 
-  const save = async () => {
-    let name: string;
-    try {
-      name = (await form.validateFields()).name.trim();
-    } catch {
-      return;
-    }
-    setSaving(true);
-    try {
+  const { saving, save } = useFormSubmit(
+    form,
+    async (values) => {
+      const name = values.name.trim();
       onSaved(dialog.category ? await categoriesApi.rename(dialog.category.id, name) : await categoriesApi.create(name));
-    } catch (error) {
-      showSubmitError(form, error, (field) => (field === 'name' ? ['name'] : undefined));
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    (field) => (field === 'name' ? ['name'] : undefined),
+  );
 
   return (
     <Modal

@@ -8,7 +8,7 @@ import {
   SendOutlined,
   UploadOutlined,
 } from '@ant-design/icons';
-import { type ChannelCategory, isValidTemplateName } from '@herald/shared';
+import type { ChannelCategory } from '@herald/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -57,6 +57,7 @@ import { CodeArea, revealPosition } from './CodeArea';
 import { PreviewPane } from './PreviewPane';
 import { ProblemList } from './ProblemList';
 import { SmsCounter } from './SmsCounter';
+import { TemplateNameField } from './TemplateNameField';
 import { TestSendDrawer } from './TestSendDrawer';
 import { insertSnippet, type Snippet } from './textInsert';
 import { VariableMenu } from './VariableMenu';
@@ -347,22 +348,7 @@ function EditorForm({
           >
             <Row gutter={16}>
               <Col flex="1 1 200px">
-                <Form.Item
-                  name="name"
-                  label={t('editor.name')}
-                  tooltip={t('editor.nameHelp')}
-                  rules={[
-                    { required: true, whitespace: true, message: t('errors:validation.mandatory') },
-                    {
-                      validator: async (_, value: string | undefined) => {
-                        const trimmed = (value ?? '').trim();
-                        if (trimmed && !isValidTemplateName(trimmed)) throw new Error(t('errors:validation.invalidTemplateName'));
-                      },
-                    },
-                  ]}
-                >
-                  <Input data-testid="template-name" maxLength={NAME_MAX} placeholder="welcome-email" autoComplete="off" />
-                </Form.Item>
+                <TemplateNameField testId="template-name" placeholder="welcome-email" />
               </Col>
               <Col flex="none">
                 <Form.Item name="channel" label={t('editor.channel')}>

@@ -12,7 +12,7 @@ import {
   PlusOutlined,
   SendOutlined,
 } from '@ant-design/icons';
-import { type ChannelCategory, DEFAULT_PAGE_SIZE } from '@herald/shared';
+import type { ChannelCategory } from '@herald/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Drawer, Empty, Flex, Row, Segmented, Space, Table, Tag, Tooltip, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -21,7 +21,9 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { DeleteAction } from '../../ui/DeleteAction';
 import { EmptyState } from '../../ui/EmptyState';
+import { ScreenHeader } from '../../ui/ScreenHeader';
 import { SearchBox } from '../../ui/SearchBox';
+import { useServerPaging } from '../../ui/serverPaging';
 import { textList } from '../../ui/textList';
 import { formatTime, timeAgo } from '../../utils/date';
 import { useNow } from '../configs/useNow';
@@ -122,8 +124,7 @@ export default function TemplateList() {
   const [channel, setChannel] = useState<ChannelFilter>('ALL');
   const [search, setSearch] = useState('');
   const deferredSearch = useDeferredValue(search.trim());
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  const paging = useServerPaging();
   const [previewed, setPreviewed] = useState<TemplateSummary>();
   // Until the server says which category is current, nothing is listed, so the first page is fetched once.
   const categoryId = current.data?.categoryId ?? null;
@@ -131,8 +132,8 @@ export default function TemplateList() {
     ...(categoryId === null ? {} : { categoryId }),
     ...(channel === 'ALL' ? {} : { channel }),
     ...(deferredSearch ? { search: deferredSearch } : {}),
-    page,
-    size,
+    page: paging.page,
+    size: paging.size,
   };
   const templates = useQuery({ ...templatesQuery(filter), enabled: !current.isPending });
   const total = templates.data?.total ?? 0;
@@ -141,7 +142,7 @@ export default function TemplateList() {
 
   const selectCategory = (id: number | null) => {
     queryClient.setQueryData(currentCategoryQuery.queryKey, { categoryId: id });
-    setPage(1);
+    paging.toFirstPage();
     // Remembered on the server, so the choice follows the account to another browser; if that fails it still holds here.
     categoriesApi.setCurrent(id).catch(() => undefined);
   };
@@ -151,7 +152,7 @@ export default function TemplateList() {
       .remove(template.name)
       .then(() => {
         message.success(t('list.deleted', { name: template.name }));
-        if ((templates.data?.items.length ?? 0) <= 1 && page > 1) setPage(page - 1);
+        paging.showPreviousIfEmptied(templates.data?.items.length ?? 0);
         void queryClient.invalidateQueries({ queryKey: [...TEMPLATES_KEY, 'list'] });
         void queryClient.invalidateQueries({ queryKey: CATEGORIES_KEY });
       })
@@ -291,18 +292,12 @@ export default function TemplateList() {
 
   return (
     <Card variant="borderless" data-testid="templates">
-      <Flex justify="space-between" align="start" gap={16} wrap style={{ marginBottom: 16 }}>
-        <div>
-          <Typography.Title level={4} style={{ margin: 0 }}>
-            {t('list.title')}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('list.subtitle')}</Typography.Text>
-        </div>
+      <ScreenHeader title={t('list.title')} subtitle={t('list.subtitle')}>
         <Space wrap>
           {otherActions}
           {addButton()}
         </Space>
-      </Flex>
+      </ScreenHeader>
       <Row gutter={[24, 16]} wrap>
         <Col flex="232px" style={{ maxWidth: '100%' }}>
           <div style={{ paddingInlineEnd: 8, borderInlineEnd: `1px solid ${token.colorBorderSecondary}`, height: '100%' }}>
@@ -316,7 +311,7 @@ export default function TemplateList() {
               value={channel}
               onChange={(value) => {
                 setChannel(value);
-                setPage(1);
+                paging.toFirstPage();
               }}
               options={(['ALL', 'EMAIL', 'SMS'] as const).map((value) => ({ value, label: t(`channels.${value}`) }))}
             />
@@ -326,7 +321,7 @@ export default function TemplateList() {
               value={search}
               onSearch={(text) => {
                 setSearch(text);
-                setPage(1);
+                paging.toFirstPage();
               }}
             />
           </Flex>
@@ -353,18 +348,7 @@ export default function TemplateList() {
                 </Empty>
               ),
             }}
-            pagination={{
-              current: page,
-              pageSize: size,
-              total,
-              showSizeChanger: true,
-              hideOnSinglePage: total <= DEFAULT_PAGE_SIZE,
-              showTotal: (count) => t('list.total', { count }),
-              onChange: (nextPage, nextSize) => {
-                setPage(nextSize === size ? nextPage : 1);
-                setSize(nextSize);
-              },
-            }}
+            pagination={{ ...paging.pagination(total), showTotal: (count) => t('list.total', { count }) }}
           />
         </Col>
       </Row>

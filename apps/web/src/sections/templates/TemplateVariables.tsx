@@ -1,11 +1,12 @@
 /** Template variables: named values any template reads as vars.<name>, added and edited in place in the table. */
 import { CheckOutlined, CloseOutlined, CodeOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Flex, Form, Input, Popconfirm, Space, Table, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Form, Input, Popconfirm, Space, Table, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { type HTMLAttributes, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../ui/EmptyState';
+import { ScreenHeader } from '../../ui/ScreenHeader';
 import { textList } from '../../ui/textList';
 import { showSubmitError } from '../configs/formErrors';
 import { VARIABLE_NAME_PATTERN, VARIABLES_KEY, type Variable, variablesApi, variablesQuery } from './api';
@@ -214,15 +215,9 @@ export default function TemplateVariables() {
 
   return (
     <Card variant="borderless" data-testid="template-variables">
-      <Flex justify="space-between" align="start" gap={16} wrap style={{ marginBottom: 16 }}>
-        <div>
-          <Typography.Title level={4} style={{ margin: 0 }}>
-            {t('variables.title')}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('variables.subtitle')}</Typography.Text>
-        </div>
+      <ScreenHeader title={t('variables.title')} subtitle={t('variables.subtitle')}>
         {addButton}
-      </Flex>
+      </ScreenHeader>
       <Form form={form} component={false}>
         <Table<Variable>
           rowKey={rowKey}

@@ -1,6 +1,6 @@
 /** Campaigns: every campaign with its state and live delivery progress, filtered by state. */
 import { PlusOutlined, SendOutlined } from '@ant-design/icons';
-import { CAMPAIGN_STATES, type CampaignState, DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '@herald/shared';
+import { CAMPAIGN_STATES, type CampaignState } from '@herald/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Select, Space, Table, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -8,6 +8,8 @@ import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { EmptyState } from '../../../ui/EmptyState';
+import { ScreenHeader } from '../../../ui/ScreenHeader';
+import { useServerPaging } from '../../../ui/serverPaging';
 import { textList } from '../../../ui/textList';
 import { formatTime } from '../../../utils/date';
 import { type Campaign, campaignsQuery } from './api';
@@ -42,9 +44,8 @@ export default function CampaignList() {
   const { token } = theme.useToken();
   const navigate = useNavigate();
   const [state, setState] = useState<CampaignState>();
-  const [page, setPage] = useState(DEFAULT_PAGE);
-  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
-  const campaigns = useQuery(campaignsQuery(state, page, size));
+  const paging = useServerPaging();
+  const campaigns = useQuery(campaignsQuery(state, paging.page, paging.size));
   useCampaignProgress();
   const total = campaigns.data?.total ?? 0;
   const number = new Intl.NumberFormat(i18n.language);
@@ -127,13 +128,7 @@ export default function CampaignList() {
 
   return (
     <Card variant="borderless" data-testid="campaigns">
-      <Flex justify="space-between" align="start" gap={16} wrap style={{ marginBottom: 16 }}>
-        <div>
-          <Typography.Title level={4} style={{ margin: 0 }}>
-            {t('list.title')}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('list.subtitle')}</Typography.Text>
-        </div>
+      <ScreenHeader title={t('list.title')} subtitle={t('list.subtitle')}>
         <Space wrap>
           <Select<CampaignState>
             allowClear
@@ -143,13 +138,13 @@ export default function CampaignList() {
             value={state}
             onChange={(value) => {
               setState(value);
-              setPage(DEFAULT_PAGE);
+              paging.toFirstPage();
             }}
             options={CAMPAIGN_STATES.map((value) => ({ value, label: t(`states.${value}`) }))}
           />
           {create}
         </Space>
-      </Flex>
+      </ScreenHeader>
       <Table<Campaign>
         rowKey="id"
         columns={columns}
@@ -164,17 +159,7 @@ export default function CampaignList() {
             </Typography.Text>
           ),
         }}
-        pagination={{
-          current: page,
-          pageSize: size,
-          total,
-          hideOnSinglePage: total <= DEFAULT_PAGE_SIZE,
-          showSizeChanger: true,
-          onChange: (nextPage, nextSize) => {
-            setPage(nextSize === size ? nextPage : DEFAULT_PAGE);
-            setSize(nextSize);
-          },
-        }}
+        pagination={paging.pagination(total)}
       />
     </Card>
   );

@@ -1,32 +1,26 @@
 /** The campaign log: every message of one campaign with its status, paged by the server and filtered by status. */
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MESSAGE_STATUSES, type MessageStatus } from '@herald/shared';
+import { MESSAGE_STATUSES, type MessageStatus } from '@herald/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Flex, Result, Select, Space, Table, Tooltip, Typography } from 'antd';
+import { Card, Flex, Result, Select, Space, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { formatTime } from '../../../utils/date';
+import { Dash, LogTime, MessageLogTable, recipientColumn } from '../../../ui/MessageLogTable';
+import { useServerPaging } from '../../../ui/serverPaging';
 import { campaignQuery, type LogEntry, logQuery } from './api';
 import { CampaignActions } from './CampaignActions';
 import { isMessageStatus, StateTag, StatusTag } from './labels';
 import { useCampaignProgress } from './progress';
 
-const TIME_PATTERN = 'YYYY-MM-DD HH:mm:ss';
-
-function Dash() {
-  return <Typography.Text type="secondary">—</Typography.Text>;
-}
-
 export default function CampaignLog() {
   const { t, i18n } = useTranslation('campaigns');
   const id = Number(useParams().id);
   const [status, setStatus] = useState<MessageStatus>();
-  const [page, setPage] = useState(DEFAULT_PAGE);
-  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  const paging = useServerPaging();
   const campaign = useQuery(campaignQuery(id));
-  const log = useQuery({ ...logQuery(id, status, page, size), enabled: campaign.isSuccess });
+  const log = useQuery({ ...logQuery(id, status, paging.page, paging.size), enabled: campaign.isSuccess });
   useCampaignProgress();
   const number = new Intl.NumberFormat(i18n.language);
   const total = log.data?.total ?? 0;
@@ -40,17 +34,7 @@ export default function CampaignLog() {
   }
 
   const columns: ColumnsType<LogEntry> = [
-    {
-      key: 'recipient',
-      title: t('log.columns.recipient'),
-      width: 260,
-      ellipsis: { showTitle: false },
-      render: (_, entry) => (
-        <Tooltip title={entry.recipient} placement="topLeft">
-          <span>{entry.recipient}</span>
-        </Tooltip>
-      ),
-    },
+    recipientColumn(t('log.columns.recipient'), 260),
     {
       key: 'status',
       title: t('log.columns.status'),
@@ -61,7 +45,7 @@ export default function CampaignLog() {
       key: 'time',
       title: t('log.columns.time'),
       width: 180,
-      render: (_, entry) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatTime(entry.time, TIME_PATTERN)}</span>,
+      render: (_, entry) => <LogTime value={entry.time} />,
     },
     {
       key: 'config',
@@ -131,7 +115,7 @@ export default function CampaignLog() {
             value={status}
             onChange={(value) => {
               setStatus(value);
-              setPage(DEFAULT_PAGE);
+              paging.toFirstPage();
             }}
             options={MESSAGE_STATUSES.map((value) => ({
               value,
@@ -152,27 +136,14 @@ export default function CampaignLog() {
           {t('log.total', { count: total, n: number.format(total) })}
         </Typography.Text>
       </Flex>
-      <div data-testid="campaign-log-table">
-        <Table<LogEntry>
-          rowKey="id"
-          columns={columns}
-          dataSource={log.data?.items ?? []}
-          loading={log.isPending || (log.isFetching && log.isPlaceholderData)}
-          scroll={{ x: 1100 }}
-          locale={{ emptyText: t(status ? 'log.emptyStatus' : 'log.empty') }}
-          pagination={{
-            current: page,
-            pageSize: size,
-            total,
-            showSizeChanger: true,
-            hideOnSinglePage: total <= DEFAULT_PAGE_SIZE,
-            onChange: (nextPage, nextSize) => {
-              setPage(nextSize === size ? nextPage : DEFAULT_PAGE);
-              setSize(nextSize);
-            },
-          }}
-        />
-      </div>
+      <MessageLogTable<LogEntry>
+        testId="campaign-log-table"
+        columns={columns}
+        log={log}
+        paging={paging}
+        scrollWidth={1100}
+        emptyText={t(status ? 'log.emptyStatus' : 'log.empty')}
+      />
     </Card>
   );
 }

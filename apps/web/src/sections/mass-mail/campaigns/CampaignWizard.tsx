@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../api/http';
 import { useSession } from '../../../session/useSession';
+import { ScreenHeader } from '../../../ui/ScreenHeader';
 import { optionsQuery } from '../../configs/api';
 import { showSubmitError } from '../../configs/formErrors';
 import {
@@ -205,15 +206,13 @@ function Wizard({ initial, campaign }: { initial: WizardValues; campaign?: Campa
 
   return (
     <Card variant="borderless" data-testid="campaign-wizard">
-      <Flex justify="space-between" align="start" gap={16} wrap style={{ marginBottom: 24 }}>
-        <div>
-          <Typography.Title level={4} style={{ margin: 0 }}>
-            {campaign ? t('wizard.editTitle', { name: campaign.name }) : t('wizard.title')}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('wizard.subtitle')}</Typography.Text>
-        </div>
+      <ScreenHeader
+        title={campaign ? t('wizard.editTitle', { name: campaign.name }) : t('wizard.title')}
+        subtitle={t('wizard.subtitle')}
+        marginBottom={24}
+      >
         <Button onClick={() => navigate('/mass-mail/campaigns')}>{t('wizard.toList')}</Button>
-      </Flex>
+      </ScreenHeader>
       <Steps
         size="small"
         current={current}

@@ -24,7 +24,8 @@ import type { Dayjs } from 'dayjs';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../session/useSession';
-import { campaignsApi, checkQuery, type TestSendResult } from './api';
+import type { TestSendResult } from '../../templates/api';
+import { campaignsApi, checkQuery } from './api';
 import { activeMembers, useRouteLookups } from './WizardFields';
 import { offsetLabel, wallClock } from './zone';
 

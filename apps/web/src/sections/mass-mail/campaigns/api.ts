@@ -2,6 +2,7 @@
 import type { CampaignState, ChannelCategory, MessageStatus, SmsSegments } from '@herald/shared';
 import { queryOptions } from '@tanstack/react-query';
 import { http } from '../../../api/http';
+import type { TestSendResult } from '../../templates/api';
 
 const CAMPAIGNS = '/data/campaigns';
 const TEMPLATES = '/data/templates';
@@ -96,12 +97,6 @@ export interface TemplatePreview {
   html: string;
   smsText: string;
   segments: SmsSegments | null;
-}
-
-export interface TestSendResult {
-  accepted: boolean;
-  providerMessageId: string | null;
-  error: string | null;
 }
 
 export interface Page<T> {

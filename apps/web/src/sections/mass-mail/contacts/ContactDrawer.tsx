@@ -2,9 +2,8 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { type ContactStatus, isEmail } from '@herald/shared';
 import { App, Button, Col, Divider, Drawer, Flex, Form, Input, Row, Select, Space, Tooltip, Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { showSubmitError } from '../../configs/formErrors';
+import { useFormSubmit } from '../../configs/formErrors';
 import { type Contact, type ContactList, contactsApi } from './api';
 import { countryLabel, useLanguageOptions, useStatusOptions, useTimeZoneOptions } from './labels';
 
@@ -48,7 +47,6 @@ export function ContactDrawer({ open, list, contact, onClose, onSaved }: Contact
   const { t, i18n } = useTranslation('contacts');
   const { message } = App.useApp();
   const [form] = Form.useForm<FormValues>();
-  const [saving, setSaving] = useState(false);
   const statusOptions = useStatusOptions();
   const languages = useLanguageOptions();
   const zones = useTimeZoneOptions(contact?.timeZone);
@@ -64,16 +62,9 @@ export function ContactDrawer({ open, list, contact, onClose, onSaved }: Contact
     attributes: Object.entries(contact?.attributes ?? {}).map(([name, value]) => ({ name, value })),
   };
 
-  const save = async () => {
-    let values: FormValues;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
-    const rows = values.attributes ?? [];
-    setSaving(true);
-    try {
+  const { saving, save } = useFormSubmit(
+    form,
+    async (values) => {
       const saved = await contactsApi.save(list.id, contact?.id, {
         email: blankToNull(values.email),
         phone: blankToNull(values.phone),
@@ -81,26 +72,23 @@ export function ContactDrawer({ open, list, contact, onClose, onSaved }: Contact
         language: values.language ?? null,
         timeZone: values.timeZone ?? null,
         status: values.status,
-        attributes: Object.fromEntries(rows.map((row) => [(row.name ?? '').trim(), row.value ?? ''])),
+        attributes: Object.fromEntries((values.attributes ?? []).map((row) => [(row.name ?? '').trim(), row.value ?? ''])),
       });
       message.success(t(editing ? 'drawer.saved' : 'drawer.added'));
       onSaved(saved);
-    } catch (error) {
-      // "attributes.city" names an attribute: its row holds the message.
-      showSubmitError(form, error, (field) => {
-        const [head, ...rest] = field.split('.');
-        if (head === 'attributes' && rest.length > 0) {
-          const name = rest.join('.');
-          const index = rows.findIndex((row) => (row.name ?? '').trim() === name);
-          if (index < 0) return undefined;
-          return ['attributes', index, ATTRIBUTE_NAME.test(name) ? 'value' : 'name'];
-        }
-        return head && ['email', 'phone', 'name', 'language', 'timeZone', 'status'].includes(head) ? [head] : undefined;
-      });
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    // "attributes.city" names an attribute: its row holds the message.
+    (field, values) => {
+      const [head, ...rest] = field.split('.');
+      if (head === 'attributes' && rest.length > 0) {
+        const name = rest.join('.');
+        const index = (values.attributes ?? []).findIndex((row) => (row.name ?? '').trim() === name);
+        if (index < 0) return undefined;
+        return ['attributes', index, ATTRIBUTE_NAME.test(name) ? 'value' : 'name'];
+      }
+      return head && ['email', 'phone', 'name', 'language', 'timeZone', 'status'].includes(head) ? [head] : undefined;
+    },
+  );
 
   return (
     <Drawer

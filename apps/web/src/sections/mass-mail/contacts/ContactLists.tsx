@@ -1,7 +1,6 @@
 /** Contact lists with their counts: create, rename, delete, and the way into each list's contacts and imports. */
 
 import { EditOutlined, EyeOutlined, PlusOutlined, SyncOutlined, TeamOutlined, UploadOutlined } from '@ant-design/icons';
-import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '@herald/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Flex, Space, Table, Tag, Tooltip, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -10,7 +9,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { DeleteAction } from '../../../ui/DeleteAction';
 import { EmptyState } from '../../../ui/EmptyState';
+import { ScreenHeader } from '../../../ui/ScreenHeader';
 import { SearchBox } from '../../../ui/SearchBox';
+import { useServerPaging } from '../../../ui/serverPaging';
 import { textList } from '../../../ui/textList';
 import { type ContactCounts, type ContactList, LISTS_KEY, listsApi, listsQuery } from './api';
 import { ListForm } from './ListForm';
@@ -54,11 +55,10 @@ export function ContactLists() {
   const { token } = theme.useToken();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [page, setPage] = useState(DEFAULT_PAGE);
-  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  const paging = useServerPaging();
   const [search, setSearch] = useState('');
   const [form, setForm] = useState<FormState>({ open: false, key: 0 });
-  const lists = useQuery(listsQuery(page, size, search));
+  const lists = useQuery(listsQuery(paging.page, paging.size, search));
   const total = lists.data?.total ?? 0;
 
   const openForm = (list?: ContactList) => setForm((previous) => ({ open: true, key: previous.key + 1, list }));
@@ -69,7 +69,7 @@ export function ContactLists() {
       .remove(list.id)
       .then(() => {
         message.success(t('lists.delete.done', { name: list.name }));
-        if ((lists.data?.items.length ?? 0) <= 1 && page > DEFAULT_PAGE) setPage(page - 1);
+        paging.showPreviousIfEmptied(lists.data?.items.length ?? 0);
         void queryClient.invalidateQueries({ queryKey: LISTS_KEY });
       })
       .catch(() => undefined);
@@ -160,13 +160,7 @@ export function ContactLists() {
 
   return (
     <Card variant="borderless" data-testid="contact-lists">
-      <Flex justify="space-between" align="start" gap={16} wrap style={{ marginBottom: 16 }}>
-        <div>
-          <Typography.Title level={4} style={{ margin: 0 }}>
-            {t('lists.title')}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('lists.subtitle')}</Typography.Text>
-        </div>
+      <ScreenHeader title={t('lists.title')} subtitle={t('lists.subtitle')}>
         <Space wrap>
           {!firstRun && (
             <SearchBox
@@ -175,7 +169,7 @@ export function ContactLists() {
               width={240}
               onSearch={(text) => {
                 setSearch(text.trim());
-                setPage(DEFAULT_PAGE);
+                paging.toFirstPage();
               }}
             />
           )}
@@ -190,7 +184,7 @@ export function ContactLists() {
             {t('lists.add')}
           </Button>
         </Space>
-      </Flex>
+      </ScreenHeader>
       {firstRun ? (
         <EmptyState
           testId="contact-lists-empty"
@@ -219,17 +213,7 @@ export function ContactLists() {
           scroll={{ x: 'max-content' }}
           locale={{ emptyText: t('lists.noMatch') }}
           onRow={(list) => ({ 'data-testid': `contact-list-row-${list.name}` }) as HTMLAttributes<HTMLElement>}
-          pagination={{
-            current: page,
-            pageSize: size,
-            total,
-            hideOnSinglePage: total <= DEFAULT_PAGE_SIZE,
-            showSizeChanger: true,
-            onChange: (nextPage, nextSize) => {
-              setPage(nextSize === size ? nextPage : DEFAULT_PAGE);
-              setSize(nextSize);
-            },
-          }}
+          pagination={paging.pagination(total)}
         />
       )}
       <ListForm

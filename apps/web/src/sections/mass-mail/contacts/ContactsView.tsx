@@ -12,7 +12,7 @@ import {
   TeamOutlined,
   UploadOutlined,
 } from '@ant-design/icons';
-import { type ContactStatus, DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '@herald/shared';
+import type { ContactStatus } from '@herald/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   App,
@@ -39,6 +39,7 @@ import { useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../../api/http';
 import { DeleteAction } from '../../../ui/DeleteAction';
 import { EmptyState } from '../../../ui/EmptyState';
+import { useServerPaging } from '../../../ui/serverPaging';
 import { textList } from '../../../ui/textList';
 import { formatTime } from '../../../utils/date';
 import {
@@ -140,8 +141,7 @@ export function ContactsView() {
   const validId = Number.isInteger(listId) && listId > 0;
   const statusOptions = useStatusOptions();
 
-  const [page, setPage] = useState(DEFAULT_PAGE);
-  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  const paging = useServerPaging();
   const [filter, setFilter] = useState<ContactFilter>({});
   const [searchText, setSearchText] = useState('');
   const [attributeValue, setAttributeValue] = useState('');
@@ -151,14 +151,14 @@ export function ContactsView() {
   const [drawer, setDrawer] = useState<DrawerState>({ open: false, key: 0 });
 
   const list = useQuery({ ...listQuery(listId), enabled: validId });
-  const contacts = useQuery({ ...contactsQuery(listId, filter, page, size), enabled: validId && list.isSuccess });
+  const contacts = useQuery({ ...contactsQuery(listId, filter, paging.page, paging.size), enabled: validId && list.isSuccess });
   const items = contacts.data?.items ?? [];
   const total = contacts.data?.total ?? 0;
   const filtered = Object.keys(filter).length > 0;
 
   const applyFilter = (next: ContactFilter) => {
     setFilter(cleanFilter(next));
-    setPage(DEFAULT_PAGE);
+    paging.toFirstPage();
     setSelected([]);
     setAllMatching(false);
   };
@@ -174,7 +174,7 @@ export function ContactsView() {
       .then(() => {
         message.success(t('view.deleted'));
         setSelected((previous) => previous.filter((id) => id !== contact.id));
-        if (items.length <= 1 && page > DEFAULT_PAGE) setPage(page - 1);
+        paging.showPreviousIfEmptied(items.length);
         refresh();
       })
       .catch(() => undefined);
@@ -185,7 +185,7 @@ export function ContactsView() {
       .bulk(listId, action, allMatching ? { filter } : { ids: selected })
       .then(({ affected }) => {
         message.success(t(`view.bulk.${action}Done`, { count: affected, n: formatNumber(affected, i18n.language) }));
-        if (action === 'delete') setPage(DEFAULT_PAGE);
+        if (action === 'delete') paging.toFirstPage();
         setSelected([]);
         setAllMatching(false);
         refresh();
@@ -578,15 +578,12 @@ export function ContactsView() {
                   },
                 }}
                 pagination={{
-                  current: page,
-                  pageSize: size,
+                  current: paging.page,
+                  pageSize: paging.size,
                   total,
                   showSizeChanger: true,
                   showTotal: (count) => t('view.total', { count, n: formatNumber(count, i18n.language) }),
-                  onChange: (nextPage, nextSize) => {
-                    setPage(nextSize === size ? nextPage : DEFAULT_PAGE);
-                    setSize(nextSize);
-                  },
+                  onChange: paging.change,
                 }}
               />
             </>

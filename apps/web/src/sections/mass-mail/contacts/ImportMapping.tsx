@@ -25,6 +25,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, reportError } from '../../../api/http';
+import { useCountryOptions } from '../../configs/labels';
 import {
   ENCODINGS,
   type Encoding,
@@ -39,7 +40,7 @@ import {
   SEPARATORS,
   type Separator,
 } from './api';
-import { formatBytes, formatNumber, useCountryOptions } from './labels';
+import { formatBytes, formatNumber } from './labels';
 import { type ColumnChoice, checkChoices, choicesOf, FIELD_TARGETS, hasProblems, mappingOf, type Target } from './mapping';
 
 /** The select's stand-in for "no separator": a file of one column. */

@@ -4,10 +4,11 @@
  */
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Flex, Result, Spin, Steps, Typography } from 'antd';
+import { Button, Card, Flex, Result, Spin, Steps } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { ScreenHeader } from '../../../ui/ScreenHeader';
 import { IMPORTS_KEY, importQuery, isFinished, LISTS_KEY, listQuery } from './api';
 import { ImportMapping } from './ImportMapping';
 import { ImportProgress } from './ImportProgress';
@@ -108,17 +109,15 @@ export function ImportWizard() {
 
   return (
     <Card variant="borderless" data-testid="contacts-import" data-step={step}>
-      <Flex justify="space-between" align="start" gap={16} wrap style={{ marginBottom: 24 }}>
-        <div>
-          <Typography.Title level={4} style={{ margin: 0 }}>
-            {list.data ? t('import.titleInto', { name: list.data.name }) : t('import.title')}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('import.subtitle')}</Typography.Text>
-        </div>
+      <ScreenHeader
+        title={list.data ? t('import.titleInto', { name: list.data.name }) : t('import.title')}
+        subtitle={t('import.subtitle')}
+        marginBottom={24}
+      >
         <Button icon={<ArrowLeftOutlined />} onClick={() => navigate('/mass-mail/contacts')}>
           {t('actions.allLists')}
         </Button>
-      </Flex>
+      </ScreenHeader>
       <Steps
         current={step}
         status={step === 3 && status === 'failed' ? 'error' : undefined}

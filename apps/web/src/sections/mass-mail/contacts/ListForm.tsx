@@ -1,10 +1,9 @@
 /** Create or rename a contact list, with the country national phone numbers are read in. */
 import { App, Button, Form, Input, Modal, Select, Space } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { showSubmitError } from '../../configs/formErrors';
+import { useFormSubmit } from '../../configs/formErrors';
+import { useCountryOptions } from '../../configs/labels';
 import { type ContactList, listsApi } from './api';
-import { useCountryOptions } from './labels';
 
 interface FormValues {
   name?: string;
@@ -25,29 +24,19 @@ export function ListForm({ open, list, onClose, onSaved }: ListFormProps) {
   const { t } = useTranslation('contacts');
   const { message } = App.useApp();
   const [form] = Form.useForm<FormValues>();
-  const [saving, setSaving] = useState(false);
   const countries = useCountryOptions();
   const editing = list !== undefined;
 
-  const save = async () => {
-    let values: FormValues;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
-    setSaving(true);
-    try {
+  const { saving, save } = useFormSubmit(
+    form,
+    async (values) => {
       const body = { name: (values.name ?? '').trim(), defaultCountry: values.defaultCountry ?? null };
       const saved = list ? await listsApi.update(list.id, body) : await listsApi.create(body);
       message.success(t(editing ? 'lists.form.renamed' : 'lists.form.created', { name: saved.name }));
       onSaved(saved);
-    } catch (error) {
-      showSubmitError(form, error, (field) => (field === 'name' || field === 'defaultCountry' ? [field] : undefined));
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    (field) => (field === 'name' || field === 'defaultCountry' ? [field] : undefined),
+  );
 
   return (
     <Modal

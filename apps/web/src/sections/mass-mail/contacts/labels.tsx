@@ -1,6 +1,6 @@
 /** Translated statuses, countries, languages, time zones, numbers and durations shared by the contact screens. */
 import { CONTACT_STATUSES, type ContactStatus } from '@herald/shared';
-import { COUNTRIES, LANGUAGE_ENTRIES, TIME_ZONES } from '@herald/shared/reference';
+import { LANGUAGE_ENTRIES, TIME_ZONES } from '@herald/shared/reference';
 import { Tag, Tooltip } from 'antd';
 import type { TFunction } from 'i18next';
 import { useMemo } from 'react';
@@ -45,22 +45,6 @@ export function CountryFlag({ code }: { code: string | null }) {
 export function countryLabel(code: string, language: string): string {
   const country = findCountry(code);
   return country ? `${country.flag} ${countryName(country, language)}` : code;
-}
-
-export function useCountryOptions() {
-  const { i18n } = useTranslation();
-  return useMemo(
-    () =>
-      COUNTRIES.map((country) => {
-        const local = countryName(country, i18n.language);
-        return {
-          value: country.code,
-          label: `${country.flag} ${local}`,
-          search: `${local} ${country.name_en} ${country.code} ${country.dial_code}`,
-        };
-      }).sort((a, b) => a.search.localeCompare(b.search, i18n.language)),
-    [i18n.language],
-  );
 }
 
 function localName(entry: { en: string; ru: string; uk: string }, language: string): string {

@@ -1,11 +1,33 @@
 /** The side panel's editor of one block's properties. */
 import { Col, Divider, Form, Input, InputNumber, Row, Segmented, Typography } from 'antd';
+import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlignInput, ColorInput, Field, RangeInput, RichTextInput, UrlInput } from './fields';
-import { type Block, type Column, type ColumnsBlock, LIMITS } from './model';
+import { type Align, type Block, type Column, type ColumnsBlock, LIMITS } from './model';
 
 /** Applies a change to the block; `field` names what changed, so typing in it undoes as one step. */
 export type BlockChange = (patch: Partial<Block>, field: string) => void;
+
+const COLUMN_SIDES = [0, 1] as const;
+
+function AlignField({ value, onChange }: { value: Align; onChange: BlockChange }) {
+  const { t } = useTranslation('templates');
+  return (
+    <Field label={t('builder.props.align')}>
+      <AlignInput value={value} onChange={(align) => onChange({ align }, 'align')} />
+    </Field>
+  );
+}
+
+/** Two fields side by side, each half the panel wide. */
+function FieldPair({ children }: { children: [ReactNode, ReactNode] }) {
+  return (
+    <Row gutter={12}>
+      <Col span={12}>{children[0]}</Col>
+      <Col span={12}>{children[1]}</Col>
+    </Row>
+  );
+}
 
 function ColumnEditor({
   column,
@@ -68,27 +90,21 @@ export function BlockProperties({ block, brandColor, onChange }: { block: Block;
                 onChange={(event) => onChange({ text: event.target.value }, 'text')}
               />
             </Field>
-            <Row gutter={12}>
-              <Col span={12}>
-                <Field label={t('builder.props.level')}>
-                  <Segmented<1 | 2 | 3>
-                    size="small"
-                    value={block.level}
-                    onChange={(level) => onChange({ level }, 'level')}
-                    options={[
-                      { value: 1, label: 'H1' },
-                      { value: 2, label: 'H2' },
-                      { value: 3, label: 'H3' },
-                    ]}
-                  />
-                </Field>
-              </Col>
-              <Col span={12}>
-                <Field label={t('builder.props.align')}>
-                  <AlignInput value={block.align} onChange={(align) => onChange({ align }, 'align')} />
-                </Field>
-              </Col>
-            </Row>
+            <FieldPair>
+              <Field label={t('builder.props.level')}>
+                <Segmented<1 | 2 | 3>
+                  size="small"
+                  value={block.level}
+                  onChange={(level) => onChange({ level }, 'level')}
+                  options={[
+                    { value: 1, label: 'H1' },
+                    { value: 2, label: 'H2' },
+                    { value: 3, label: 'H3' },
+                  ]}
+                />
+              </Field>
+              <AlignField value={block.align} onChange={onChange} />
+            </FieldPair>
           </>
         );
       case 'text':
@@ -97,9 +113,7 @@ export function BlockProperties({ block, brandColor, onChange }: { block: Block;
             <Field label={t('builder.props.text')}>
               <RichTextInput value={block.text} onChange={(text) => onChange({ text }, 'text')} testId="builder-prop-text" />
             </Field>
-            <Field label={t('builder.props.align')}>
-              <AlignInput value={block.align} onChange={(align) => onChange({ align }, 'align')} />
-            </Field>
+            <AlignField value={block.align} onChange={onChange} />
           </>
         );
       case 'image':
@@ -132,9 +146,7 @@ export function BlockProperties({ block, brandColor, onChange }: { block: Block;
                 onChange={(width) => onChange({ width }, 'width')}
               />
             </Field>
-            <Field label={t('builder.props.align')}>
-              <AlignInput value={block.align} onChange={(align) => onChange({ align }, 'align')} />
-            </Field>
+            <AlignField value={block.align} onChange={onChange} />
           </>
         );
       case 'button':
@@ -155,41 +167,31 @@ export function BlockProperties({ block, brandColor, onChange }: { block: Block;
                 testId="builder-prop-href"
               />
             </Field>
-            <Row gutter={12}>
-              <Col span={12}>
-                <Field label={t('builder.props.color')} help={block.color ? undefined : t('builder.props.brandColor')}>
-                  <ColorInput value={block.color} fallback={brandColor} onChange={(color) => onChange({ color }, 'color')} />
-                </Field>
-              </Col>
-              <Col span={12}>
-                <Field label={t('builder.props.align')}>
-                  <AlignInput value={block.align} onChange={(align) => onChange({ align }, 'align')} />
-                </Field>
-              </Col>
-            </Row>
+            <FieldPair>
+              <Field label={t('builder.props.color')} help={block.color ? undefined : t('builder.props.brandColor')}>
+                <ColorInput value={block.color} fallback={brandColor} onChange={(color) => onChange({ color }, 'color')} />
+              </Field>
+              <AlignField value={block.align} onChange={onChange} />
+            </FieldPair>
           </>
         );
       case 'divider':
         return (
-          <Row gutter={12}>
-            <Col span={12}>
-              <Field label={t('builder.props.color')}>
-                <ColorInput value={block.color} onChange={(color) => onChange({ color }, 'color')} />
-              </Field>
-            </Col>
-            <Col span={12}>
-              <Field label={t('builder.props.thickness')}>
-                <InputNumber
-                  min={LIMITS.thickness.min}
-                  max={LIMITS.thickness.max}
-                  suffix="px"
-                  value={block.thickness}
-                  onChange={(thickness) => thickness !== null && onChange({ thickness }, 'thickness')}
-                  style={{ width: '100%' }}
-                />
-              </Field>
-            </Col>
-          </Row>
+          <FieldPair>
+            <Field label={t('builder.props.color')}>
+              <ColorInput value={block.color} onChange={(color) => onChange({ color }, 'color')} />
+            </Field>
+            <Field label={t('builder.props.thickness')}>
+              <InputNumber
+                min={LIMITS.thickness.min}
+                max={LIMITS.thickness.max}
+                suffix="px"
+                value={block.thickness}
+                onChange={(thickness) => thickness !== null && onChange({ thickness }, 'thickness')}
+                style={{ width: '100%' }}
+              />
+            </Field>
+          </FieldPair>
         );
       case 'spacer':
         return (
@@ -210,18 +212,16 @@ export function BlockProperties({ block, brandColor, onChange }: { block: Block;
         };
         return (
           <>
-            <Divider titlePlacement="start" style={{ margin: '0 0 8px' }}>
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                {t('builder.props.leftColumn')}
-              </Typography.Text>
-            </Divider>
-            <ColumnEditor column={block.columns[0]} index={0} onChange={change(0)} />
-            <Divider titlePlacement="start" style={{ margin: '4px 0 8px' }}>
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                {t('builder.props.rightColumn')}
-              </Typography.Text>
-            </Divider>
-            <ColumnEditor column={block.columns[1]} index={1} onChange={change(1)} />
+            {COLUMN_SIDES.map((index) => (
+              <Fragment key={index}>
+                <Divider titlePlacement="start" style={{ margin: index === 0 ? '0 0 8px' : '4px 0 8px' }}>
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {t(index === 0 ? 'builder.props.leftColumn' : 'builder.props.rightColumn')}
+                  </Typography.Text>
+                </Divider>
+                <ColumnEditor column={block.columns[index]} index={index} onChange={change(index)} />
+              </Fragment>
+            ))}
           </>
         );
       }

@@ -1,12 +1,12 @@
 /** "Save as template": name, subject and category, then the generated HTML and the blocks go to the server together. */
-import { isValidTemplateName } from '@herald/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Form, Input, Modal, Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/http';
 import { showSubmitError } from '../../configs/formErrors';
-import { categoriesQuery, NAME_MAX, type Template, type TemplateBody, templatesApi } from '../api';
+import { categoriesQuery, type Template, type TemplateBody, templatesApi } from '../api';
+import { TemplateNameField } from '../TemplateNameField';
 import type { BuilderDocument } from './model';
 
 interface FormValues {
@@ -101,22 +101,7 @@ export function SaveModal({ open, stored, document, html, defaultCategory, onClo
           categoryId: stored ? stored.categoryId : defaultCategory,
         }}
       >
-        <Form.Item
-          name="name"
-          label={t('editor.name')}
-          tooltip={t('editor.nameHelp')}
-          rules={[
-            { required: true, whitespace: true, message: t('errors:validation.mandatory') },
-            {
-              validator: async (_, value: string | undefined) => {
-                const trimmed = (value ?? '').trim();
-                if (trimmed && !isValidTemplateName(trimmed)) throw new Error(t('errors:validation.invalidTemplateName'));
-              },
-            },
-          ]}
-        >
-          <Input data-testid="builder-name" maxLength={NAME_MAX} placeholder="spring-newsletter" autoComplete="off" autoFocus />
-        </Form.Item>
+        <TemplateNameField testId="builder-name" placeholder="spring-newsletter" autoFocus />
         <Form.Item
           name="subject"
           label={t('editor.subject')}
