@@ -4,6 +4,8 @@ import type { ErrorKey } from './errors.js';
 export const ERRORS_RU: Record<ErrorKey, string> = {
   'error.apiDown': 'Не удалось связаться с сервером.',
   'error.internal': 'На сервере произошла ошибка. Попробуйте ещё раз.',
+  'error.busy':
+    'База данных занята сохранением большого изменения (например, импорта контактов). Ничего не изменено; повторите через несколько секунд.',
   'error.notFound': 'Запрошенная запись не найдена.',
   'error.badRequest': 'Некорректный запрос.',
   'error.invalidJson': 'Тело запроса не является корректным JSON.',

@@ -4,6 +4,8 @@ import type { ErrorKey } from './errors.js';
 export const ERRORS_UK: Record<ErrorKey, string> = {
   'error.apiDown': "Не вдалося зв'язатися з сервером.",
   'error.internal': 'На сервері сталася помилка. Спробуйте ще раз.',
+  'error.busy':
+    'База даних зайнята збереженням великої зміни (наприклад, імпорту контактів). Нічого не змінено; повторіть за кілька секунд.',
   'error.notFound': 'Запитаний запис не знайдено.',
   'error.badRequest': 'Некоректний запит.',
   'error.invalidJson': 'Тіло запиту не є коректним JSON.',

@@ -7,6 +7,8 @@
 export const ERRORS_EN = {
   'error.apiDown': 'Could not connect with the server.',
   'error.internal': 'Something went wrong on the server. Please try again.',
+  'error.busy':
+    'The database is busy saving a large change (such as a contact import). Nothing was changed; please try again in a few seconds.',
   'error.notFound': 'The requested record was not found.',
   'error.badRequest': 'The request is malformed.',
   'error.invalidJson': 'The request body is not valid JSON.',

@@ -37,6 +37,8 @@ export interface OpenOptions {
   sqliteFile?: string;
   /** PostgreSQL schema to work in (tests use one per file). */
   pgSchema?: string;
+  /** SQLite: how long a statement waits for another connection's write lock before it fails with SQLITE_BUSY. */
+  busyWaitMs?: number;
 }
 
 export function openDatabase(options: OpenOptions): DatabaseHandle {
@@ -61,7 +63,9 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   // Never asleep in SQLite waiting for another connection's write lock: that sleep would hold the whole event loop.
   sqlite.pragma('busy_timeout = 0');
-  const db = new Kysely<Database>({ dialect: new WaitingSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({
+    dialect: new WaitingSqliteDialect({ database: withStatementCache(sqlite) }, options.busyWaitMs ?? BUSY_WAIT_MS),
+  });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
@@ -73,10 +77,10 @@ const BUSY_RETRY_MS = 1;
  * A statement refused because another connection (an engine thread) holds the write lock did nothing; it is run
  * again a millisecond later, so the event loop serves other requests while it waits.
  */
-function waitingWhenBusy(connection: DatabaseConnection): DatabaseConnection {
+function waitingWhenBusy(connection: DatabaseConnection, busyWaitMs: number): DatabaseConnection {
   return {
     async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-      const deadline = Date.now() + BUSY_WAIT_MS;
+      const deadline = Date.now() + busyWaitMs;
       for (;;) {
         try {
           return await connection.executeQuery<R>(query);
@@ -91,18 +95,28 @@ function waitingWhenBusy(connection: DatabaseConnection): DatabaseConnection {
 }
 
 class WaitingSqliteDriver extends SqliteDriver {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly busyWaitMs: number,
+  ) {
+    super(config);
+  }
+
   override async acquireConnection(): Promise<DatabaseConnection> {
-    return waitingWhenBusy(await super.acquireConnection());
+    return waitingWhenBusy(await super.acquireConnection(), this.busyWaitMs);
   }
 }
 
 class WaitingSqliteDialect extends SqliteDialect {
-  constructor(private readonly config: SqliteDialectConfig) {
+  constructor(
+    private readonly config: SqliteDialectConfig,
+    private readonly busyWaitMs: number,
+  ) {
     super(config);
   }
 
   override createDriver(): Driver {
-    return new WaitingSqliteDriver(this.config);
+    return new WaitingSqliteDriver(this.config, this.busyWaitMs);
   }
 }
 

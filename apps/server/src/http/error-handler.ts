@@ -21,6 +21,8 @@ function fieldsFromSchema(issues: SchemaIssue[]): FieldFailure[] {
   });
 }
 
+const BUSY_RETRY_AFTER_S = 5;
+
 function humanSize(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.round(bytes / 1024)} KB`;
 }
@@ -33,6 +35,8 @@ export function toAppError(error: FastifyError | AppError, bodyLimit: number): A
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
     return new AppError(413, 'error.payloadTooLarge', { limit: humanSize(bodyLimit) });
   }
+  // SQLite's write lock stayed taken past the wait (a large import being saved): nothing was written, try again.
+  if (error.code === 'SQLITE_BUSY') return new AppError(503, 'error.busy', {}, [], { 'retry-after': String(BUSY_RETRY_AFTER_S) });
   if (error.statusCode === 429) return new AppError(429, 'error.tooManyRequests', { minutes: 1 });
   if (error.statusCode === 404) return new AppError(404, 'error.notFound');
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
