@@ -79,6 +79,28 @@ function byRollupKey(a: RollupRowKey, b: RollupRowKey): number {
   );
 }
 
+/** Adds counts to a rollup in chunks that keep each statement well under SQLite's bound-parameter limit. */
+async function upsertRollupRows(
+  db: Db,
+  table: 'message_rollup' | 'message_rollup_daily',
+  period: 'hour' | 'day',
+  rows: (RollupRowKey & { count: number })[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += 100) {
+    await sql`insert into ${sql.table(table)} (account_id, ${sql.ref(period)}, channel, config_id, campaign_id, template_id, status, count)
+      values ${sql.join(
+        rows
+          .slice(i, i + 100)
+          .map(
+            (row) =>
+              sql`(${row.account_id}, ${row[period]}, ${row.channel}, ${row.config_id}, ${row.campaign_id}, ${row.template_id}, ${row.status}, ${row.count})`,
+          ),
+      )}
+      on conflict (account_id, ${sql.ref(period)}, channel, config_id, campaign_id, template_id, status)
+      do update set count = ${sql.table(table)}.count + excluded.count`.execute(db);
+  }
+}
+
 export async function applyRollupDeltas(db: Db, deltas: Map<RollupKey, number>): Promise<void> {
   const rows = [...deltas.entries()]
     .filter(([, delta]) => delta !== 0)
@@ -103,20 +125,9 @@ export async function applyRollupDeltas(db: Db, deltas: Map<RollupKey, number>):
         count,
       };
     });
-  // Small chunks keep each statement well under SQLite's bound-parameter limit.
   // Rows in key order, in every transaction that counts: two transactions never wait on each other's rows crosswise.
   rows.sort(byRollupKey);
-  for (let i = 0; i < rows.length; i += 100) {
-    await db
-      .insertInto('message_rollup')
-      .values(rows.slice(i, i + 100))
-      .onConflict((oc) =>
-        oc
-          .columns(['account_id', 'hour', 'channel', 'config_id', 'campaign_id', 'template_id', 'status'])
-          .doUpdateSet((eb) => ({ count: eb(eb.ref('message_rollup.count'), '+', eb.ref('excluded.count')) })),
-      )
-      .execute();
-  }
+  await upsertRollupRows(db, 'message_rollup', 'hour', rows);
   // The same deltas summed per UTC day, for the daily rollup.
   const daily = new Map<string, Omit<(typeof rows)[number], 'hour'> & { day: number }>();
   for (const { hour, ...row } of rows) {
@@ -127,17 +138,7 @@ export async function applyRollupDeltas(db: Db, deltas: Map<RollupKey, number>):
     else daily.set(key, { ...row, day });
   }
   const dailyRows = [...daily.values()].filter((row) => row.count !== 0).sort(byRollupKey);
-  for (let i = 0; i < dailyRows.length; i += 100) {
-    await db
-      .insertInto('message_rollup_daily')
-      .values(dailyRows.slice(i, i + 100))
-      .onConflict((oc) =>
-        oc
-          .columns(['account_id', 'day', 'channel', 'config_id', 'campaign_id', 'template_id', 'status'])
-          .doUpdateSet((eb) => ({ count: eb(eb.ref('message_rollup_daily.count'), '+', eb.ref('excluded.count')) })),
-      )
-      .execute();
-  }
+  await upsertRollupRows(db, 'message_rollup_daily', 'day', dailyRows);
 }
 
 export function countInto(
