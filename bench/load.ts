@@ -25,6 +25,7 @@ import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { openDatabase } from '../apps/server/src/db/database.js';
 import { migrateToLatest } from '../apps/server/src/db/migrate.js';
+import { serverNodeArgs } from '../scripts/lib.mjs';
 import { repoRoot, stop, waitForHealth } from './lib/processes.js';
 import { NEWSLETTER_HTML, recipient, SENDER, SUBJECT } from './lib/smtp-load.js';
 
@@ -138,7 +139,7 @@ async function seed(sinkPort: number, dataDir: string) {
 
 function startRole(role: 'api' | 'worker', dataDir: string, port?: number): ChildProcess {
   const profile = role === 'api' && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
-  return spawn(process.execPath, [...profile, path.join(repoRoot, 'apps/server/dist/main.js'), role], {
+  return spawn(process.execPath, [...serverNodeArgs, ...profile, path.join(repoRoot, 'apps/server/dist/main.js'), role], {
     env: {
       ...process.env,
       DATABASE_URL: schemaUrl,

@@ -5,6 +5,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * Node options Herald's server runs with (also in deploy/): a 2 MB semi-space instead of 16 MB keeps ~40 MB of young
+ * generation out of the resident memory; the API's garbage is short-lived and is collected as well.
+ */
+export const serverNodeArgs = ['--max-semi-space-size=2'];
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 export function run(command, args, options = {}) {

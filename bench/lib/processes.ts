@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverNodeArgs } from '../../scripts/lib.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -31,7 +32,7 @@ export async function startHerald(
 ) {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'herald-bench-'));
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, path.join(repoRoot, 'apps/server/dist/main.js'), role], {
+  const child = spawn(process.execPath, [...serverNodeArgs, ...nodeArgs, path.join(repoRoot, 'apps/server/dist/main.js'), role], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -1,4 +1,5 @@
 /** Builds the Fastify application: external plugins first, then Herald's own domains. */
+import './lib/heap.js';
 import { hostname } from 'node:os';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
@@ -37,8 +38,6 @@ import { ChannelPool } from './providers/channel-pool.js';
 import { providerRoutes } from './providers/routes.js';
 import { balances, listConfigs, type ProvidersDeps, seedSandboxProviders } from './providers/service.js';
 import { referenceRoutes } from './reference/routes.js';
-import { SchedulerLock } from './scale/lock.js';
-import { ScaleMode } from './scale/mode.js';
 import { ssoRoutes } from './sso/routes.js';
 import { SsoClient } from './sso/service.js';
 import { statsRoutes } from './stats/routes.js';
@@ -118,10 +117,18 @@ export async function buildApp({
   app.decorate('channels', pool);
   const tracking = new Tracking(config.secret, config.publicUrl);
   // Scale mode (Redis + PostgreSQL): BullMQ jobs replace the dispatcher's own claiming loops.
-  const scale = ScaleMode.create(config, database, config.leaseMs ?? DISPATCH_LEASE_MS, app.log);
+  // Imported only where used: their Redis, BullMQ and PostgreSQL clients would add ~20 MB to an embedded install.
+  const scale =
+    config.redisUrl && database.dialect === 'postgres'
+      ? (await import('./scale/mode.js')).ScaleMode.create(config, database, config.leaseMs ?? DISPATCH_LEASE_MS, app.log)
+      : undefined;
   const schedulerLock =
     database.dialect === 'postgres' && config.databaseUrl
-      ? new SchedulerLock({ databaseUrl: config.databaseUrl, schema: database.schema, log: app.log })
+      ? new (await import('./scale/lock.js')).SchedulerLock({
+          databaseUrl: config.databaseUrl,
+          schema: database.schema,
+          log: app.log,
+        })
       : undefined;
   const engine = new Dispatcher({
     db,

@@ -3,11 +3,13 @@
  * in memory for a single SQLite process, in Redis when REDIS_URL is set, else in PostgreSQL, so the
  * limit holds across every API process sharing the database.
  */
-import { Redis } from 'ioredis';
-import pg from 'pg';
+import { createRequire } from 'node:module';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
+
+// Loaded only when used: an embedded install would carry the Redis and PostgreSQL clients (~20 MB) for nothing.
+const require = createRequire(import.meta.url);
 
 const WINDOW_SECONDS = 1;
 const KEY_PREFIX = 'api-key';
@@ -28,6 +30,7 @@ export class KeyRateLimiter {
   static create(config: Config, database: DatabaseHandle): KeyRateLimiter {
     const memory = (points: number) => new RateLimiterMemory({ points, duration: WINDOW_SECONDS, keyPrefix: KEY_PREFIX });
     if (config.redisUrl) {
+      const { Redis } = require('ioredis') as typeof import('ioredis');
       const redis = new Redis(config.redisUrl, {
         enableOfflineQueue: false,
         maxRetriesPerRequest: 1,
@@ -63,6 +66,7 @@ export class KeyRateLimiter {
       );
     }
     if (database.dialect === 'postgres' && config.databaseUrl) {
+      const pg = require('pg') as typeof import('pg');
       const pool = new pg.Pool({
         connectionString: config.databaseUrl,
         max: 4,

@@ -1,5 +1,6 @@
 /** One Kysely instance over SQLite (embedded default) or PostgreSQL (DATABASE_URL). */
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -14,7 +15,6 @@ import {
   SqliteDriver,
   sql,
 } from 'kysely';
-import pg from 'pg';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -28,8 +28,8 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-// int8 and numeric counts come back as strings by default; every bigint we store fits a JS number.
-pg.types.setTypeParser(pg.types.builtins.INT8, Number);
+// The PostgreSQL client is loaded only when used, so an embedded install does not carry it.
+const require = createRequire(import.meta.url);
 
 export interface OpenOptions {
   databaseUrl?: string | undefined;
@@ -43,6 +43,9 @@ export interface OpenOptions {
 
 export function openDatabase(options: OpenOptions): DatabaseHandle {
   if (options.databaseUrl) {
+    const pg = require('pg') as typeof import('pg');
+    // int8 and numeric counts come back as strings by default; every bigint we store fits a JS number.
+    pg.types.setTypeParser(pg.types.builtins.INT8, Number);
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,

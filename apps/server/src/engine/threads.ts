@@ -48,6 +48,12 @@ function newThread(options: WorkerOptions): Worker {
   return new Worker(source, { ...options, eval: true });
 }
 
+/**
+ * The engine's garbage is short-lived (a message's MIME, a batch's rows): a 4 MB semi-space (V8's young generation is
+ * three of them) collects it as well as the default 16 MB at a quarter of the memory.
+ */
+const ENGINE_YOUNG_GENERATION_MB = 12;
+
 /** A thread that dies is started again after this long; its leases run out and its messages return meanwhile. */
 const RESTART_MS = 1000;
 
@@ -84,6 +90,7 @@ export class EngineThreads {
   private spawn(index: number): Promise<void> {
     const worker = newThread({
       workerData: { ...this.data, owner: `${this.data.owner}/engine-${index}` } satisfies ThreadData,
+      resourceLimits: { maxYoungGenerationSizeMb: ENGINE_YOUNG_GENERATION_MB },
     });
     this.workers.add(worker);
     const started = new Promise<void>((resolve, reject) => {
