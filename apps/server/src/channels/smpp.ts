@@ -225,6 +225,7 @@ class SmppChannel implements Channel {
   private readonly inFlight = new Map<number, Part>();
   private readonly partIds = new Map<string, string>();
   private concatRef = 0;
+  private corked = false;
   private tokens: number;
   private tokensAt = Date.now();
 
@@ -500,6 +501,7 @@ class SmppChannel implements Channel {
   }
 
   private submit(session: smpp.Session, part: Part): void {
+    this.coalesceWrites(session);
     const pdu = new smpp.PDU('submit_sm', part.fields);
     const written = session.send(pdu, (response) => {
       if (this.inFlight.get(pdu.sequence_number) !== part) return;
@@ -519,6 +521,21 @@ class SmppChannel implements Channel {
     }
     part.sentAt = Date.now();
     this.inFlight.set(pdu.sequence_number, part);
+  }
+
+  /**
+   * The submits of one tick (a window refilled from one read of responses) leave in one write, not one system call
+   * each: the socket is corked until the tick ends.
+   */
+  private coalesceWrites(session: smpp.Session): void {
+    if (this.corked) return;
+    const socket = session.socket;
+    socket.cork();
+    this.corked = true;
+    process.nextTick(() => {
+      this.corked = false;
+      socket.uncork();
+    });
   }
 
   /** Records one part's outcome; the message resolves with its last part. */
