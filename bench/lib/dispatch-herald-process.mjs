@@ -2,6 +2,7 @@
 // RSS is Herald's own (engine threads included), as in production. Opens the seeded data directory, starts the
 // campaign and the sending workers, waits for the campaign to be sent, and reports elapsed time, RSS and CPU. Receives
 // { dataDir, campaignId, token }; answers { elapsedMs, readyRssMb, peakRssMb, peakHeapMb, cpuMs }.
+import '../../apps/server/dist/lib/heap.js';
 import path from 'node:path';
 import { buildApp } from '../../apps/server/dist/app.js';
 import { loadConfig } from '../../apps/server/dist/config.js';

@@ -1,5 +1,4 @@
 /** Builds the Fastify application: external plugins first, then Herald's own domains. */
-import './lib/heap.js';
 import { hostname } from 'node:os';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** herald serve | api | worker — one program, three roles (ARCHITECTURE.md, Processes). */
+import './lib/heap.js';
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { createFirstAdmin } from './auth/service.js';
