@@ -31,7 +31,7 @@ export function contentSecurityDirectives(https: boolean): Record<string, string
 
 /**
  * The headers helmet sets for these options, computed once: the options never change per request, and
- * @fastify/helmet built helmet's middleware again for every request (~35 µs of the send API's ~450).
+ * @fastify/helmet built helmet's middleware again for every request (0.18 of the send API's 0.46 ms on its thread).
  */
 function helmetHeaders(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
