@@ -115,11 +115,17 @@ export async function buildApp({
   const pool = new ChannelPool(db, config.secret);
   app.decorate('channels', pool);
   const tracking = new Tracking(config.secret, config.publicUrl);
-  // Scale mode (Redis + PostgreSQL): BullMQ jobs replace the dispatcher's own claiming loops.
+  // Scale mode is on with Redis and PostgreSQL: BullMQ jobs replace the dispatcher's own claiming loops.
   // Imported only where used: their Redis, BullMQ and PostgreSQL clients would add ~20 MB to an embedded install.
   const scale =
     config.redisUrl && database.dialect === 'postgres'
-      ? (await import('./scale/mode.js')).ScaleMode.create(config, database, config.leaseMs ?? DISPATCH_LEASE_MS, app.log)
+      ? new (await import('./scale/mode.js')).ScaleMode({
+          redisUrl: config.redisUrl,
+          prefix: config.redisPrefix ?? 'herald',
+          database,
+          leaseMs: config.leaseMs ?? DISPATCH_LEASE_MS,
+          log: app.log,
+        })
       : undefined;
   const schedulerLock =
     database.dialect === 'postgres' && config.databaseUrl

@@ -7,7 +7,6 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
 import type { Dispatcher } from '../engine/dispatcher.js';
 import type { RouteConfig } from '../engine/routing.js';
@@ -37,13 +36,7 @@ export class ScaleMode {
   private wakePending = false;
   private rateFailing = false;
 
-  /** Scale mode is on when Redis is configured and the database is PostgreSQL; else answers undefined. */
-  static create(config: Config, database: DatabaseHandle, leaseMs: number, log?: FastifyBaseLogger): ScaleMode | undefined {
-    if (!config.redisUrl || database.dialect !== 'postgres') return undefined;
-    return new ScaleMode({ redisUrl: config.redisUrl, prefix: config.redisPrefix ?? 'herald', database, leaseMs, log });
-  }
-
-  private constructor(private readonly options: ScaleModeOptions) {
+  constructor(private readonly options: ScaleModeOptions) {
     this.commands = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
     this.commands.on('error', () => {});
     this.rate = new SharedRate(this.commands, options.prefix);
