@@ -5,6 +5,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { KeyRateLimiter } from './api-keys/rate-limit.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
@@ -135,6 +136,9 @@ export async function buildApp({
           log: app.log,
         })
       : undefined;
+  const threaded = engineThreads !== undefined && database.dialect === 'sqlite';
+  // The engine threads checkpoint the WAL (engine/thread.ts): copying it back and syncing the file stalls the caller.
+  if (threaded) await sql`pragma wal_autocheckpoint = 0`.execute(db);
   const engine = new Dispatcher({
     db,
     dialect: database.dialect,
@@ -144,12 +148,13 @@ export async function buildApp({
     recoverLeasesOnStart: database.dialect === 'sqlite',
     leaseMs: config.leaseMs ?? DISPATCH_LEASE_MS,
     ...(scale ? { concurrency: 0, throttle: (route, count) => scale.throttle(route, count) } : {}),
-    ...(engineThreads && database.dialect === 'sqlite'
+    ...(threaded
       ? {
           threads: new EngineThreads(
             engineThreads.count,
             {
               sqliteFile: engineThreads.sqliteFile,
+              writeGate: database.writeGate!.shared,
               secret: config.secret,
               publicUrl: config.publicUrl,
               owner: `${hostname()}:${process.pid}`,

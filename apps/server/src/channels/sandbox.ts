@@ -27,17 +27,25 @@ function createSandbox(category: ChannelCategory, settings: ChannelSettings, con
   const delayMs = Number(settings.receiptDelaySeconds ?? 2) * 1000;
   const timers = new Set<NodeJS.Timeout>();
 
-  function scheduleReceipt(providerMessageId: string): void {
-    const status = Math.random() < deliveredShare ? 'delivered' : 'undelivered';
+  /** One timer per send call: its receipts are written in one transaction, then handed to the engine. */
+  function scheduleReceipts(providerMessageIds: string[]): void {
+    const receipts = providerMessageIds.map((providerMessageId) => ({
+      providerMessageId,
+      status: Math.random() < deliveredShare ? ('delivered' as const) : ('undelivered' as const),
+    }));
     const timer = setTimeout(() => {
       timers.delete(timer);
-      void inbox!.setStatus(providerMessageId, status).then(() =>
-        context.onDeliveryReport?.({
-          providerMessageId,
-          status,
-          providerStatus: status === 'delivered' ? 'sandbox: delivered' : 'sandbox: simulated failure',
-          at: Date.now(),
-        }),
+      inbox!.setStatuses(receipts).then(
+        () => {
+          for (const { providerMessageId, status } of receipts)
+            context.onDeliveryReport?.({
+              providerMessageId,
+              status,
+              providerStatus: status === 'delivered' ? 'sandbox: delivered' : 'sandbox: simulated failure',
+              at: Date.now(),
+            });
+        },
+        (error: unknown) => context.log?.warn({ err: error }, 'sandbox receipts were not written'),
       );
     }, delayMs);
     timers.add(timer);
@@ -45,20 +53,23 @@ function createSandbox(category: ChannelCategory, settings: ChannelSettings, con
 
   return {
     async send(messages: OutgoingMessage[]): Promise<SendResult[]> {
-      const results: SendResult[] = [];
-      for (const message of messages) {
-        const providerMessageId = `sandbox-${randomUUID()}`;
+      const stored = messages.map((message) => {
         const email = category === 'EMAIL' && 'subject' in message ? message : null;
-        await inbox.store({
+        return {
           recipient: message.to,
           subject: email ? email.subject : null,
           body: email ? (email.html ?? email.text ?? String(email.raw ?? '')) : 'text' in message ? (message.text ?? '') : '',
-          providerMessageId,
-        });
-        scheduleReceipt(providerMessageId);
-        results.push({ id: message.id, accepted: true, providerMessageId, parts: 1 });
-      }
-      return results;
+          providerMessageId: `sandbox-${randomUUID()}`,
+        };
+      });
+      await inbox.store(stored);
+      scheduleReceipts(stored.map((message) => message.providerMessageId));
+      return messages.map((message, i) => ({
+        id: message.id,
+        accepted: true,
+        providerMessageId: stored[i]!.providerMessageId,
+        parts: 1,
+      }));
     },
     async verify() {
       return { ok: true, message: 'sandbox: messages stay inside Herald' };

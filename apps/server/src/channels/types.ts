@@ -79,8 +79,10 @@ export interface DeliveryReport {
 
 /** Where sandbox channels keep what they "send", bound to one config of one account. */
 export interface SandboxInbox {
-  store(message: { recipient: string; subject: string | null; body: string; providerMessageId: string }): Promise<void>;
-  setStatus(providerMessageId: string, status: 'delivered' | 'undelivered'): Promise<void>;
+  /** The messages of one send call, in one statement. */
+  store(messages: { recipient: string; subject: string | null; body: string; providerMessageId: string }[]): Promise<void>;
+  /** The receipts due at one moment, in one transaction. */
+  setStatuses(receipts: { providerMessageId: string; status: 'delivered' | 'undelivered' }[]): Promise<void>;
 }
 
 export interface ChannelContext {

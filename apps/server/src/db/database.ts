@@ -16,6 +16,7 @@ import {
   sql,
 } from 'kysely';
 import type { Database } from './schema.js';
+import { WriteGate } from './write-gate.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -25,6 +26,8 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** The PostgreSQL schema in use when not the default one. */
   schema?: string | undefined;
+  /** SQLite: the write lock's gate, which engine threads of this process join (`engineOf`). */
+  writeGate?: WriteGate;
   close(): Promise<void>;
 }
 
@@ -39,6 +42,8 @@ export interface OpenOptions {
   pgSchema?: string;
   /** SQLite: how long a statement waits for another connection's write lock before it fails with SQLITE_BUSY. */
   busyWaitMs?: number;
+  /** SQLite, an engine thread: the API thread's write gate (its `shared` memory), to let waiting API writes go first. */
+  engineOf?: SharedArrayBuffer;
 }
 
 export function openDatabase(options: OpenOptions): DatabaseHandle {
@@ -66,31 +71,53 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   // Never asleep in SQLite waiting for another connection's write lock: that sleep would hold the whole event loop.
   sqlite.pragma('busy_timeout = 0');
-  const db = new Kysely<Database>({
-    dialect: new WaitingSqliteDialect({ database: withStatementCache(sqlite) }, options.busyWaitMs ?? BUSY_WAIT_MS),
-  });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const writeGate = new WriteGate(options.engineOf);
+  const waiting: BusyWaiting = {
+    busyWaitMs: options.busyWaitMs ?? BUSY_WAIT_MS,
+    gate: writeGate,
+    side: options.engineOf ? 'engine' : 'api',
+  };
+  const db = new Kysely<Database>({ dialect: new WaitingSqliteDialect({ database: withStatementCache(sqlite) }, waiting) });
+  return { db, dialect: 'sqlite', writeGate, close: () => db.destroy() };
 }
 
 /** How long a statement waits for another connection's write lock in all, and how often it asks again meanwhile. */
 const BUSY_WAIT_MS = 5000;
 const BUSY_RETRY_MS = 1;
 
+interface BusyWaiting {
+  busyWaitMs: number;
+  gate: WriteGate;
+  /** The API thread's connection counts itself in the gate while it waits; an engine thread's lets it go first. */
+  side: 'api' | 'engine';
+}
+
 /**
  * A statement refused because another connection (an engine thread) holds the write lock did nothing; it is run
  * again a millisecond later, so the event loop serves other requests while it waits.
  */
-function waitingWhenBusy(connection: DatabaseConnection, busyWaitMs: number): DatabaseConnection {
+function waitingWhenBusy(connection: DatabaseConnection, { busyWaitMs, gate, side }: BusyWaiting): DatabaseConnection {
   return {
     async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+      // Kysely begins every transaction with this statement (run as `begin immediate`, so it takes the write lock).
+      if (side === 'engine' && query.sql === 'begin') await gate.yieldToApi();
       const deadline = Date.now() + busyWaitMs;
-      for (;;) {
-        try {
-          return await connection.executeQuery<R>(query);
-        } catch (error) {
-          if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      let counted = false;
+      try {
+        for (;;) {
+          try {
+            return await connection.executeQuery<R>(query);
+          } catch (error) {
+            if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+          }
+          if (side === 'api' && !counted) {
+            counted = true;
+            gate.waiting();
+          }
+          await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
         }
-        await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+      } finally {
+        if (counted) gate.done();
       }
     },
     streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
@@ -100,26 +127,26 @@ function waitingWhenBusy(connection: DatabaseConnection, busyWaitMs: number): Da
 class WaitingSqliteDriver extends SqliteDriver {
   constructor(
     config: SqliteDialectConfig,
-    private readonly busyWaitMs: number,
+    private readonly waiting: BusyWaiting,
   ) {
     super(config);
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
-    return waitingWhenBusy(await super.acquireConnection(), this.busyWaitMs);
+    return waitingWhenBusy(await super.acquireConnection(), this.waiting);
   }
 }
 
 class WaitingSqliteDialect extends SqliteDialect {
   constructor(
     private readonly config: SqliteDialectConfig,
-    private readonly busyWaitMs: number,
+    private readonly waiting: BusyWaiting,
   ) {
     super(config);
   }
 
   override createDriver(): Driver {
-    return new WaitingSqliteDriver(this.config, this.busyWaitMs);
+    return new WaitingSqliteDriver(this.config, this.waiting);
   }
 }
 

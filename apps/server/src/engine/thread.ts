@@ -3,6 +3,7 @@
  * own, so sending uses another core and never holds up the API's event loop. Started by EngineThreads.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { sql } from 'kysely';
 import { CampaignContent } from '../campaigns/content.js';
 import { Tracking } from '../campaigns/tracking.js';
 import { openDatabase } from '../db/database.js';
@@ -14,7 +15,7 @@ import type { ThreadData, ThreadLog, ThreadRequest } from './threads.js';
 const data = workerData as ThreadData;
 const port = parentPort!;
 const secret = Buffer.from(data.secret);
-const database = openDatabase({ sqliteFile: data.sqliteFile });
+const database = openDatabase({ sqliteFile: data.sqliteFile, engineOf: data.writeGate });
 const pool = new ChannelPool(database.db, secret);
 const post = (level: ThreadLog['level']) => (fields: { err?: unknown }, message?: string) => {
   const { err, ...rest } = fields;
@@ -32,9 +33,18 @@ const engine = new Dispatcher({
   log: { info: post('info'), error: post('error') },
 });
 
+/** The API thread leaves checkpoints to the engine threads (app.ts): their commits make them, and so does this timer while they are idle. */
+const CHECKPOINT_MS = 1000;
+const checkpoints = setInterval(() => {
+  sql`pragma wal_checkpoint(passive)`
+    .execute(database.db)
+    .catch((error: unknown) => post('error')({ err: error }, 'WAL checkpoint failed'));
+}, CHECKPOINT_MS);
+
 port.on('message', (request: ThreadRequest) => {
   if (request === 'wake') engine.notify();
   else if (request === 'stop') {
+    clearInterval(checkpoints);
     void (async () => {
       await engine.stop();
       await pool.closeAll();

@@ -9,6 +9,8 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 export interface ThreadData {
   sqliteFile: string;
+  /** The API thread's write gate (db/write-gate.ts). */
+  writeGate: SharedArrayBuffer;
   secret: Uint8Array;
   publicUrl: string;
   owner: string;

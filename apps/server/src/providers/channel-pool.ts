@@ -34,17 +34,20 @@ export class ChannelPool {
     return {
       onDeliveryReport: (report) => this.receiptHandler?.(configId, report),
       sandboxInbox: {
-        store: (message) =>
-          q.insertSandboxMessage(this.db, {
-            account_id: Number(row.account_id),
-            config_id: configId,
-            category: row.category,
-            recipient: message.recipient,
-            subject: message.subject,
-            body: message.body,
-            provider_message_id: message.providerMessageId,
-          }),
-        setStatus: (providerMessageId, status) => q.setSandboxStatus(this.db, providerMessageId, status),
+        store: (messages) =>
+          q.insertSandboxMessages(
+            this.db,
+            messages.map((message) => ({
+              account_id: Number(row.account_id),
+              config_id: configId,
+              category: row.category,
+              recipient: message.recipient,
+              subject: message.subject,
+              body: message.body,
+              provider_message_id: message.providerMessageId,
+            })),
+          ),
+        setStatuses: (receipts) => q.setSandboxStatuses(this.db, receipts),
       },
     };
   }

@@ -194,18 +194,37 @@ export async function deleteGroup(db: Db, accountId: number, id: number): Promis
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function insertSandboxMessage(
+/** Rows per INSERT: well under SQLite's bound-parameter limit. */
+const SANDBOX_INSERT_CHUNK = 100;
+
+export async function insertSandboxMessages(
   db: Db,
-  row: Omit<SandboxMessagesTable, 'id' | 'status' | 'created_at'>,
+  rows: Omit<SandboxMessagesTable, 'id' | 'status' | 'created_at'>[],
 ): Promise<void> {
-  await db
-    .insertInto('sandbox_messages')
-    .values({ ...row, status: 'accepted', created_at: Date.now() })
-    .execute();
+  const created = Date.now();
+  for (let i = 0; i < rows.length; i += SANDBOX_INSERT_CHUNK)
+    await db
+      .insertInto('sandbox_messages')
+      .values(rows.slice(i, i + SANDBOX_INSERT_CHUNK).map((row) => ({ ...row, status: 'accepted', created_at: created })))
+      .execute();
 }
 
-export async function setSandboxStatus(db: Db, providerMessageId: string, status: string): Promise<void> {
-  await db.updateTable('sandbox_messages').set({ status }).where('provider_message_id', '=', providerMessageId).execute();
+export async function setSandboxStatuses(db: Db, receipts: { providerMessageId: string; status: string }[]): Promise<void> {
+  const idsByStatus = new Map<string, string[]>();
+  for (const { providerMessageId, status } of receipts) {
+    const ids = idsByStatus.get(status);
+    if (ids) ids.push(providerMessageId);
+    else idsByStatus.set(status, [providerMessageId]);
+  }
+  await db.transaction().execute(async (trx) => {
+    for (const [status, ids] of idsByStatus)
+      for (let i = 0; i < ids.length; i += SANDBOX_INSERT_CHUNK)
+        await trx
+          .updateTable('sandbox_messages')
+          .set({ status })
+          .where('provider_message_id', 'in', ids.slice(i, i + SANDBOX_INSERT_CHUNK))
+          .execute();
+  });
 }
 
 export function listSandboxMessages(

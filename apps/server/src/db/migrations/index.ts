@@ -14,6 +14,7 @@ import { campaignFallback } from './0011_campaign_fallback.js';
 import { contactsFoldedName } from './0012_contacts_folded_name.js';
 import { statisticsSpeed } from './0013_statistics_speed.js';
 import { dailyRollup } from './0014_daily_rollup.js';
+import { sandboxReceipts } from './0015_sandbox_receipts.js';
 
 export const migrations: Record<string, PortableMigration> = {
   '0001_accounts': accounts,
@@ -30,4 +31,5 @@ export const migrations: Record<string, PortableMigration> = {
   '0012_contacts_folded_name': contactsFoldedName,
   '0013_statistics_speed': statisticsSpeed,
   '0014_daily_rollup': dailyRollup,
+  '0015_sandbox_receipts': sandboxReceipts,
 };
