@@ -5,17 +5,23 @@
  * (they must be equal). Goal: p99 ≤ 25 ms. The two servers take turns for BENCH_ROUNDS rounds (3 by default).
  * Also prints the CPU each server spent per request (whole process, and Herald's main thread alone: the event loop
  * the requests wait on). HERALD_CPU_PROF=<dir> writes a V8 CPU profile of Herald there (node --cpu-prof).
- * Run: npm run build && npx tsx bench/api.ts [seconds] [--api-only]
+ * Run: npm run build && npx tsx bench/api.ts [seconds] [--api-only | --scale]
  */
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import SQLite from 'better-sqlite3';
+import pg from 'pg';
 import { startBareFastify, startHerald, stop } from './lib/processes.js';
 
 const seconds = Number(process.argv[2] ?? 10);
 /** `--api-only`: Herald in the api role, no engine in the process, to measure the request path alone. */
 const apiOnly = process.argv.includes('--api-only');
+/** `--scale`: the api role in scale mode, on a fresh PostgreSQL database and Redis (BENCH_PG, BENCH_REDIS). */
+const scaleMode = process.argv.includes('--scale');
+const PG_ADMIN_URL = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS ?? 'redis://127.0.0.1:6379';
+const PG_DATABASE = `herald_bench_api_${process.pid}`;
 const RATE = 1000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const GOAL_P99_MS = 25;
@@ -82,11 +88,19 @@ async function json<T>(url: string, init: RequestInit): Promise<T> {
 
 // Sandbox providers take the messages, so the engine sends while the API is loaded, as in production.
 const profileDir = process.env.HERALD_CPU_PROF;
+const pgAdmin = scaleMode ? new pg.Client({ connectionString: PG_ADMIN_URL }) : undefined;
+await pgAdmin?.connect();
+await pgAdmin?.query(`create database ${PG_DATABASE}`);
+const databaseUrl = new URL(PG_ADMIN_URL);
+databaseUrl.pathname = `/${PG_DATABASE}`;
 const herald = await startHerald(
   HERALD_PORT,
-  { HERALD_SEED: '1' },
   {
-    role: apiOnly ? 'api' : 'serve',
+    HERALD_SEED: '1',
+    ...(scaleMode ? { DATABASE_URL: databaseUrl.href, REDIS_URL, REDIS_PREFIX: PG_DATABASE } : {}),
+  },
+  {
+    role: apiOnly || scaleMode ? 'api' : 'serve',
     nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [],
   },
 );
@@ -112,13 +126,21 @@ for (let round = 0; round < ROUNDS; round++) {
 await stop(bare);
 await stop(herald.child);
 
-const sqlite = new SQLite(path.join(herald.dataDir, 'herald.db'), { readonly: true });
-const persisted = (
-  sqlite
-    .prepare("select count(*) as n from messages where account_id = (select id from accounts where email = 'bench@example.com')")
-    .get() as { n: number }
-).n;
-sqlite.close();
+const COUNT_PERSISTED =
+  "select count(*) as n from messages where account_id = (select id from accounts where email = 'bench@example.com')";
+let persisted: number;
+if (pgAdmin) {
+  const client = new pg.Client({ connectionString: databaseUrl.href });
+  await client.connect();
+  persisted = Number((await client.query<{ n: string }>(COUNT_PERSISTED)).rows[0]!.n);
+  await client.end();
+  await pgAdmin.query(`drop database ${PG_DATABASE}`);
+  await pgAdmin.end();
+} else {
+  const sqlite = new SQLite(path.join(herald.dataDir, 'herald.db'), { readonly: true });
+  persisted = (sqlite.prepare(COUNT_PERSISTED).get() as { n: number }).n;
+  sqlite.close();
+}
 rmSync(herald.dataDir, { recursive: true, force: true });
 
 for (const [index, { baseline, api }] of rounds.entries()) {
@@ -127,7 +149,7 @@ for (const [index, { baseline, api }] of rounds.entries()) {
       `errors ${baseline.errors}, CPU ${baseline.cpuPerRequestMs.toFixed(3)} ms/request | ` +
       `Herald POST /api/v1/messages p50 ${api.p50} ms, p99 ${api.p99} ms, ${api.rps.toFixed(0)} req/s, errors ${api.errors}, ` +
       `202 answers ${api.accepted}, CPU ${api.cpuPerRequestMs.toFixed(3)} ms/request (main thread ${api.mainThreadPerRequestMs.toFixed(3)}` +
-      `${apiOnly ? ', api role: no engine in the process)' : ', the engine sending in the same process included)'}`,
+      `${scaleMode ? ', api role on PostgreSQL and Redis)' : apiOnly ? ', api role: no engine in the process)' : ', the engine sending in the same process included)'}`,
   );
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
