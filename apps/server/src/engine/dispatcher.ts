@@ -5,6 +5,7 @@
  */
 import type { DeliveryReport, OutgoingMessage, SendResult } from '../channels/types.js';
 import type { Db, Dialect } from '../db/database.js';
+import { GroupCommit } from '../lib/group-commit.js';
 import { applyTransitions, type LedgerMessage, type Transition } from '../messages/ledger.js';
 import type { ChannelPool } from '../providers/channel-pool.js';
 import type { ContentResolver, FallbackRoute } from './content.js';
@@ -68,6 +69,8 @@ const DEFAULT_SEND_CHUNK = 50;
  */
 export const IN_FLIGHT_WINDOW = DEFAULT_CONCURRENCY * 2 * DEFAULT_SEND_CHUNK;
 const RECEIPT_GATHER_MS = 50;
+/** Transitions per group transaction of the send chunks' statuses. */
+const MAX_STATUS_GROUP = 1000;
 
 interface PendingReceipt {
   configId: number;
@@ -94,6 +97,8 @@ export class Dispatcher {
   private readonly inFlight = new Set<number>();
   private receipts: PendingReceipt[] = [];
   private receiptTimer: NodeJS.Timeout | undefined;
+  /** The statuses of send chunks that finish together (from the batches in flight) are written in one transaction. */
+  private readonly chunkStatuses: GroupCommit<Transition, boolean>;
 
   constructor(private readonly options: DispatcherOptions) {
     this.batchSize = options.batchSize ?? 200;
@@ -102,6 +107,10 @@ export class Dispatcher {
     this.pollMs = options.pollMs ?? 250;
     this.leaseMs = options.leaseMs ?? 120_000;
     this.queue = new DbQueue({ db: options.db, dialect: options.dialect, owner: options.owner, leaseMs: this.leaseMs });
+    this.chunkStatuses = new GroupCommit(async (transitions) => {
+      const moved = await applyTransitions(options.db, transitions);
+      return transitions.map((transition) => moved.has(transition.message.id));
+    }, MAX_STATUS_GROUP);
     options.pool.onDeliveryReport((configId, report) => this.receiveReport(configId, report, RECEIPT_RETRIES));
   }
 
@@ -351,7 +360,7 @@ export class Dispatcher {
               else refused.push(refusal);
             }
             await writing;
-            writing = applyTransitions(db, written);
+            writing = this.chunkStatuses.write(written);
             writing.catch(() => undefined);
           }
           await writing;

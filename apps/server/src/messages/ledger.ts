@@ -173,6 +173,38 @@ function shapeOf(t: Transition): string {
   return `${t.to === 'processing' ? 'p' : 'l'}${OPTIONAL_COLUMNS.map(([field]) => (t[field] === undefined ? 0 : 1)).join('')}`;
 }
 
+type OptionalColumn = (typeof OPTIONAL_COLUMNS)[number];
+
+/** The statement for `count` transitions of one shape; its parameters are each row's values in order, then `now`. */
+function updateStatement(columns: readonly OptionalColumn[], toProcessing: boolean, count: number) {
+  const row = sql`(${sql.join([
+    sql`cast(${null} as bigint)`,
+    sql`cast(${null} as text)`,
+    sql`cast(${null} as text)`,
+    sql`cast(${null} as bigint)`,
+    ...columns.map(([, , type]) => sql`cast(${null} as ${sql.raw(type)})`),
+  ])})`;
+  const names = ['id', 'from_status', 'to_status', 'config_id', ...columns.map(([, column]) => column)];
+  const sets = [
+    sql`status = v.to_status`,
+    sql`config_id = v.config_id`,
+    sql`updated_at = ${null}`,
+    ...columns.map(([, column]) => sql`${sql.raw(column)} = v.${sql.raw(column)}`),
+    // A message leaving processing gives its lease back.
+    ...(toProcessing ? [] : [sql`lease_until = null`, sql`lease_owner = null`]),
+  ];
+  return sql<{ id: number; template_id: number | null }>`
+    with v (${sql.raw(names.join(', '))}) as (values ${sql.join(Array.from({ length: count }, () => row))})
+    update messages set ${sql.join(sets)}
+    from v
+    where messages.id = v.id and messages.status = v.from_status
+    returning messages.id, messages.template_id`;
+}
+
+/** Compiled statement texts by database, shape and row count: the engine writes the same few thousands of times. */
+const updateTexts = new Map<string, string>();
+const UPDATE_TEXTS_KEPT = 256;
+
 /**
  * One compare-and-set UPDATE … FROM (VALUES …) for transitions of one shape: each row moves only if it is still
  * in the status the caller saw. Answers the moved ids with their template (a rollup dimension read from the row).
@@ -180,31 +212,20 @@ function shapeOf(t: Transition): string {
 async function updateChunk(trx: Db, chunk: readonly Transition[], now: number): Promise<Map<number, number | null>> {
   const first = chunk[0]!;
   const columns = OPTIONAL_COLUMNS.filter(([field]) => first[field] !== undefined);
-  const rows = chunk.map(
-    (t) =>
-      sql`(${sql.join([
-        sql`cast(${t.message.id} as bigint)`,
-        sql`cast(${t.message.status} as text)`,
-        sql`cast(${t.to} as text)`,
-        sql`cast(${configIdOf(t)} as bigint)`,
-        ...columns.map(([field, , type]) => sql`cast(${t[field] ?? null} as ${sql.raw(type)})`),
-      ])})`,
-  );
-  const names = ['id', 'from_status', 'to_status', 'config_id', ...columns.map(([, column]) => column)];
-  const sets = [
-    sql`status = v.to_status`,
-    sql`config_id = v.config_id`,
-    sql`updated_at = ${now}`,
-    ...columns.map(([, column]) => sql`${sql.raw(column)} = v.${sql.raw(column)}`),
-    // A message leaving processing gives its lease back.
-    ...(first.to === 'processing' ? [] : [sql`lease_until = null`, sql`lease_owner = null`]),
-  ];
-  const result = await sql<{ id: number; template_id: number | null }>`
-    with v (${sql.raw(names.join(', '))}) as (values ${sql.join(rows)})
-    update messages set ${sql.join(sets)}
-    from v
-    where messages.id = v.id and messages.status = v.from_status
-    returning messages.id, messages.template_id`.execute(trx);
+  const parameters: unknown[] = [];
+  for (const t of chunk) {
+    parameters.push(t.message.id, t.message.status, t.to, configIdOf(t));
+    for (const [field] of columns) parameters.push(t[field] ?? null);
+  }
+  parameters.push(now);
+  const key = `${isPostgres(trx) ? 'postgres' : 'sqlite'} ${shapeOf(first)} ${chunk.length}`;
+  let text = updateTexts.get(key);
+  if (text === undefined) {
+    text = updateStatement(columns, first.to === 'processing', chunk.length).compile(trx).sql;
+    if (updateTexts.size >= UPDATE_TEXTS_KEPT) updateTexts.clear();
+    updateTexts.set(key, text);
+  }
+  const result = await trx.executeQuery<{ id: number; template_id: number | null }>(CompiledQuery.raw(text, parameters));
   return new Map(result.rows.map((row) => [Number(row.id), row.template_id === null ? null : Number(row.template_id)]));
 }
 
