@@ -202,11 +202,14 @@ export async function insertSandboxMessages(
   rows: Omit<SandboxMessagesTable, 'id' | 'status' | 'created_at'>[],
 ): Promise<void> {
   const created = Date.now();
-  for (let i = 0; i < rows.length; i += SANDBOX_INSERT_CHUNK)
-    await db
-      .insertInto('sandbox_messages')
-      .values(rows.slice(i, i + SANDBOX_INSERT_CHUNK).map((row) => ({ ...row, status: 'accepted', created_at: created })))
-      .execute();
+  // All or none: a send that fails is retried, and must not leave part of itself in the inbox.
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += SANDBOX_INSERT_CHUNK)
+      await trx
+        .insertInto('sandbox_messages')
+        .values(rows.slice(i, i + SANDBOX_INSERT_CHUNK).map((row) => ({ ...row, status: 'accepted', created_at: created })))
+        .execute();
+  });
 }
 
 export async function setSandboxStatuses(db: Db, receipts: { providerMessageId: string; status: string }[]): Promise<void> {
