@@ -81,6 +81,9 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
   return { db, dialect: 'sqlite', writeGate, close: () => db.destroy() };
 }
 
+/** Kysely begins every transaction with this statement; it runs as `begin immediate`, taking the write lock. */
+const KYSELY_BEGIN = 'begin';
+
 /** How long a statement waits for another connection's write lock in all, and how often it asks again meanwhile. */
 const BUSY_WAIT_MS = 5000;
 const BUSY_RETRY_MS = 1;
@@ -99,8 +102,7 @@ interface BusyWaiting {
 function waitingWhenBusy(connection: DatabaseConnection, { busyWaitMs, gate, side }: BusyWaiting): DatabaseConnection {
   return {
     async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-      // Kysely begins every transaction with this statement (run as `begin immediate`, so it takes the write lock).
-      if (side === 'engine' && query.sql === 'begin') await gate.yieldToApi();
+      if (side === 'engine' && query.sql === KYSELY_BEGIN) await gate.yieldToApi();
       const deadline = Date.now() + busyWaitMs;
       let counted = false;
       try {
@@ -166,7 +168,7 @@ function withStatementCache(sqlite: SQLite.Database): Pick<SQLite.Database, 'clo
       else {
         // Engine threads write through connections of their own: a transaction takes the write lock when it begins, so
         // one that read first cannot fail with SQLITE_BUSY_SNAPSHOT when it comes to write.
-        statement = sqlite.prepare(source === 'begin' ? 'begin immediate' : source);
+        statement = sqlite.prepare(source === KYSELY_BEGIN ? 'begin immediate' : source);
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
       }
       statements.set(source, statement);

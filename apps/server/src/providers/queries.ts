@@ -194,8 +194,8 @@ export async function deleteGroup(db: Db, accountId: number, id: number): Promis
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Rows per INSERT: well under SQLite's bound-parameter limit. */
-const SANDBOX_INSERT_CHUNK = 100;
+/** Rows per INSERT or UPDATE: well under SQLite's bound-parameter limit. */
+const SANDBOX_ROWS_PER_STATEMENT = 100;
 
 export async function insertSandboxMessages(
   db: Db,
@@ -204,10 +204,10 @@ export async function insertSandboxMessages(
   const created = Date.now();
   // All or none: a send that fails is retried, and must not leave part of itself in the inbox.
   await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < rows.length; i += SANDBOX_INSERT_CHUNK)
+    for (let i = 0; i < rows.length; i += SANDBOX_ROWS_PER_STATEMENT)
       await trx
         .insertInto('sandbox_messages')
-        .values(rows.slice(i, i + SANDBOX_INSERT_CHUNK).map((row) => ({ ...row, status: 'accepted', created_at: created })))
+        .values(rows.slice(i, i + SANDBOX_ROWS_PER_STATEMENT).map((row) => ({ ...row, status: 'accepted', created_at: created })))
         .execute();
   });
 }
@@ -221,11 +221,11 @@ export async function setSandboxStatuses(db: Db, receipts: { providerMessageId: 
   }
   await db.transaction().execute(async (trx) => {
     for (const [status, ids] of idsByStatus)
-      for (let i = 0; i < ids.length; i += SANDBOX_INSERT_CHUNK)
+      for (let i = 0; i < ids.length; i += SANDBOX_ROWS_PER_STATEMENT)
         await trx
           .updateTable('sandbox_messages')
           .set({ status })
-          .where('provider_message_id', 'in', ids.slice(i, i + SANDBOX_INSERT_CHUNK))
+          .where('provider_message_id', 'in', ids.slice(i, i + SANDBOX_ROWS_PER_STATEMENT))
           .execute();
   });
 }
