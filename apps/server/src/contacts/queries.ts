@@ -107,10 +107,31 @@ export async function updateList(
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Its contacts and imports go with it (foreign keys cascade). */
+/**
+ * Its contacts and imports go with it. The list's row goes first: a transaction still adding contacts to the list
+ * holds that row (holdList), so the delete waits for it and then finds every contact it added.
+ */
 export async function deleteList(db: Db, accountId: number, id: number): Promise<boolean> {
-  const result = await db.deleteFrom('contact_lists').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .deleteFrom('contact_lists')
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) return false;
+    await trx.deleteFrom('contacts').where('list_id', '=', id).execute();
+    return true;
+  });
+}
+
+/**
+ * Holds the list's row for the rest of the transaction, as a foreign key from the contacts it adds would: the list
+ * cannot be deleted under it (PostgreSQL; SQLite has one writer at a time). False if there is no such list.
+ */
+export async function holdList(db: Db, dialect: Dialect, accountId: number, listId: number): Promise<boolean> {
+  let query = db.selectFrom('contact_lists').select('id').where('account_id', '=', accountId).where('id', '=', listId);
+  if (dialect === 'postgres') query = query.forKeyShare();
+  return (await query.executeTakeFirst()) !== undefined;
 }
 
 export async function setAttributeNames(db: Db, accountId: number, listId: number, names: string[]): Promise<void> {
@@ -558,11 +579,11 @@ export async function refreshStatistics(db: Db, dialect: Dialect): Promise<void>
  * A batch as rows (line, email, phone, country, name, language, time_zone, status, attributes, name_folded) in file
  * order. Both databases parse the JSON once into their binary form, so the ten ->> do not parse it again.
  */
-function batchRows(dialect: Dialect, batch: StagedBatch) {
+function batchRows(dialect: Dialect, json: string) {
   const [elements, row] =
     dialect === 'sqlite'
-      ? [sql`jsonb_each(${batch.json})`, sql.ref('value')]
-      : [sql`jsonb_array_elements(${batch.json}::jsonb) as e`, sql.ref('e')];
+      ? [sql`jsonb_each(${json})`, sql.ref('value')]
+      : [sql`jsonb_array_elements(${json}::jsonb) as e`, sql.ref('e')];
   const line = dialect === 'sqlite' ? sql`${row} ->> 0` : sql`cast(${row} ->> 0 as bigint)`;
   return sql`select ${line} as line, ${row} ->> 1 as email, ${row} ->> 2 as phone, ${row} ->> 3 as country,
     ${row} ->> 4 as name, ${row} ->> 5 as language, ${row} ->> 6 as time_zone, ${row} ->> 7 as status,
@@ -570,9 +591,11 @@ function batchRows(dialect: Dialect, batch: StagedBatch) {
     from ${elements}`;
 }
 
-/** One statement per batch, reading the batch as the reader thread wrote it. */
+/** A statement per part of a batch, reading it as the reader thread wrote it. */
 export async function stageRows(db: Db, dialect: Dialect, importId: number, batch: StagedBatch): Promise<void> {
-  await sql`insert into ${stagingTable(importId)} ${batchRows(dialect, batch)}`.execute(db);
+  for (const json of [batch.fresh, batch.repeats]) {
+    if (json !== null) await sql`insert into ${stagingTable(importId)} ${batchRows(dialect, json)}`.execute(db);
+  }
 }
 
 export type ImportMode = 'add' | 'update' | 'replace';
@@ -603,17 +626,18 @@ async function countStaged(db: Db, importId: number): Promise<number> {
 
 /**
  * Inserts the rows whose e-mail and phone are new to the list, in file order, so of two rows of the file sharing
- * an address the first one is kept. Sorting is skipped only where the rows already come in file order: a
- * PostgreSQL staging table only ever appended to (rows updated in it move to its end), and a batch's JSON array,
- * whose elements jsonb_array_elements returns in order.
+ * an address the first one is kept. Sorting is skipped only where each row already comes after every earlier row
+ * sharing a key with it: a PostgreSQL staging table only ever appended to (rows updated in it move to its end),
+ * and a batch's parts (a row that may repeat an earlier one is among the repeats, after the fresh rows). A plain
+ * insert, for rows known to be new to the list, fails on a conflict instead of skipping it.
  */
-function insertNew(job: MergeJob, rows: RawBuilder<unknown>, sorted = true) {
+function insertNew(job: MergeJob, rows: RawBuilder<unknown>, sorted = true, plain = false) {
   return sql`insert into contacts (account_id, list_id, email, phone, country, name, name_folded, language, time_zone, status,
       attributes, created_at, updated_at)
     select cast(${job.accountId} as bigint), cast(${job.listId} as bigint), email, phone, country, name, name_folded, language,
       time_zone, coalesce(status, 'active'), coalesce(attributes, '{}'), cast(${job.now} as bigint), cast(${job.now} as bigint)
     from (${rows}) as s where true ${sorted ? sql`order by line` : sql``}
-    on conflict do nothing`;
+    ${plain ? sql`` : sql`on conflict do nothing`}`;
 }
 
 /**
@@ -637,10 +661,21 @@ async function insertStaged(db: Db, dialect: Dialect, job: MergeJob, stagedRowsU
   return imported;
 }
 
-/** Add mode on PostgreSQL: a batch goes straight into the list, inside the import's one long transaction. */
-export async function insertBatch(db: Db, job: MergeJob, batch: StagedBatch): Promise<number> {
+export async function listIsEmpty(db: Db, listId: number): Promise<boolean> {
+  return !(await db.selectFrom('contacts').select('id').where('list_id', '=', listId).limit(1).executeTakeFirst());
+}
+
+/**
+ * Add mode on PostgreSQL: a batch goes straight into the list, inside the import's one long transaction. `plain`
+ * (the list was empty) inserts the fresh rows without skipping conflicts, which costs the server about a third
+ * less per row; a contact added to the list meanwhile then fails the insert (a unique violation).
+ */
+export async function insertBatch(db: Db, job: MergeJob, batch: StagedBatch, plain: boolean): Promise<number> {
   // Unsorted: sorting each batch of 5,000 rows cost the server about 0.7 µs per row of the ~14 it spends on a batch.
-  return affected(db, insertNew(job, batchRows('postgres', batch), false));
+  let imported = 0;
+  if (batch.fresh !== null) imported += await affected(db, insertNew(job, batchRows('postgres', batch.fresh), false, plain));
+  if (batch.repeats !== null) imported += await affected(db, insertNew(job, batchRows('postgres', batch.repeats), false));
+  return imported;
 }
 
 /** The contact's attributes with the row's laid over them; a row without attributes leaves them as they are. */

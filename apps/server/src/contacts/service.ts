@@ -284,6 +284,7 @@ export async function createContact(deps: ContactsDeps, accountId: number, listI
   const id = await deps.db
     .transaction()
     .execute(async (trx) => {
+      if (!(await q.holdList(trx, deps.dialect, accountId, listId))) throw notFound();
       const inserted = await q.insertContact(trx, accountId, listId, values, Date.now());
       await q.addToCounts(trx, accountId, listId, countDelta(null, values));
       await rememberAttributeNames(trx, list, values);

@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as files from '../fixtures/contacts/files.js';
-import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
+import { createTestApp, signUp, TEST_DB, type TestApp } from '../helpers/app.js';
 import { type Client, clientOf } from './api.js';
 
 const LISTS = '/api/data/contact-lists';
@@ -58,4 +59,58 @@ describe('an add import that stops halfway', () => {
     expect(await settled(importId)).toMatchObject({ status: 'done', imported: 200_000, duplicates: 0 });
     expect((await owner.get(`${LISTS}/${listId}`)).json().counts).toMatchObject({ total: 200_003, withPhone: 200_003 });
   }, 180_000);
+});
+
+/**
+ * Into a list that is empty when it starts, an add import on PostgreSQL inserts without skipping conflicts (cheaper
+ * for the server); a contact added to the list meanwhile makes such an insert fail.
+ */
+describe.skipIf(TEST_DB !== 'postgres')('an add import into an empty list while a contact is added to it', () => {
+  it('starts over skipping conflicts, and the contact added meanwhile stays as it was', async () => {
+    const { db } = t.database;
+    const listId = await owner.createList();
+    const { account_id } = await db
+      .selectFrom('contact_lists')
+      .select('account_id')
+      .where('id', '=', listId)
+      .executeTakeFirstOrThrow();
+    const other = await db.startTransaction().execute();
+    let importId: number;
+    try {
+      const now = Date.now();
+      await other
+        .insertInto('contacts')
+        .values({
+          account_id,
+          list_id: listId,
+          email: 'user5@example.com',
+          name: 'Added meanwhile',
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      const { rows } = await sql<{ xid: string }>`select pg_current_xact_id()::xid::text as xid`.execute(other);
+      const uploaded = (await owner.upload(listId, 'contacts.csv', `email,phone,name\n${files.contactRows(20)}`)).json();
+      importId = uploaded.importId;
+      await owner.post(`${IMPORTS}/${importId}/start`, { mapping: uploaded.preview.suggestedMapping, mode: 'add' });
+      // The import found the list empty (the contact is not committed) and its insert now waits for this transaction.
+      for (;;) {
+        const waiting = await sql<{ n: number }>`select count(*) as n from pg_locks
+          where locktype = 'transactionid' and not granted and transactionid::text = ${rows[0]!.xid}`.execute(db);
+        if (Number(waiting.rows[0]!.n) > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await other.commit().execute();
+    } catch (error) {
+      await other.rollback().execute();
+      throw error;
+    }
+    expect(await settled(importId)).toMatchObject({ status: 'done', imported: 19, duplicates: 1 });
+    const contacts = (await owner.allContacts(listId)) as unknown as { email: string; phone: string | null; name: string }[];
+    expect(contacts).toHaveLength(20);
+    expect(contacts.find((contact) => contact.email === 'user5@example.com')).toMatchObject({
+      phone: null,
+      name: 'Added meanwhile',
+    });
+  }, 60_000);
 });

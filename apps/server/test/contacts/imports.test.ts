@@ -130,6 +130,28 @@ describe('an import from upload to contacts', () => {
     ]);
   });
 
+  it('into an empty list keeps the first row of each e-mail and of each phone, whichever row repeated it', async () => {
+    const listId = await owner.createList();
+    const done = await owner.importFile(
+      listId,
+      'email,phone,name\n' +
+        'ann@example.com,+380501111111,Ann\n' +
+        'ANN@example.com,+380502222222,Ann again\n' +
+        // Its phone came with a row that was left out, so it is new to the list.
+        'cat@example.com,+380502222222,Cat\n' +
+        'dan@example.com,050 111 11 11,Dan\n' +
+        'eve@example.com,,Eve\n',
+    );
+    expect(done).toMatchObject({ status: 'done', imported: 3, duplicates: 2 });
+    const contacts = (await owner.allContacts(listId)) as unknown as { email: string; phone: string | null; name: string }[];
+    expect(contacts.map((contact) => [contact.email, contact.phone, contact.name]).sort()).toEqual([
+      ['ann@example.com', '+380501111111', 'Ann'],
+      ['cat@example.com', '+380502222222', 'Cat'],
+      ['eve@example.com', null, 'Eve'],
+    ]);
+    expect((await owner.get(`${LISTS}/${listId}`)).json().counts).toMatchObject({ total: 3, withEmail: 3, withPhone: 2 });
+  });
+
   it('updates existing contacts in update mode, by e-mail and else by phone, and adds the new ones', async () => {
     const listId = await owner.createList();
     await owner.post(`${LISTS}/${listId}/contacts`, {

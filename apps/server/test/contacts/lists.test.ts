@@ -40,6 +40,25 @@ describe('contact lists', () => {
     expect((await owner.get(`${LISTS}/${list.id}`)).statusCode).toBe(404);
   });
 
+  it('deletes a list with its contacts and leaves other lists alone', async () => {
+    const [doomed, kept] = [await owner.createList(), await owner.createList()];
+    for (const listId of [doomed, kept]) {
+      await owner.importFile(listId, 'email,name\nann@example.com,Ann\nbob@example.com,Bob\n');
+    }
+    expect((await owner.delete(`${LISTS}/${doomed}`)).statusCode).toBe(200);
+    const left = await t.database.db
+      .selectFrom('contacts')
+      .select(['list_id', 'email'])
+      .where('list_id', 'in', [doomed, kept])
+      .orderBy('email')
+      .execute();
+    expect(left).toEqual([
+      { list_id: kept, email: 'ann@example.com' },
+      { list_id: kept, email: 'bob@example.com' },
+    ]);
+    expect((await owner.delete(`${LISTS}/${doomed}`)).statusCode).toBe(404);
+  });
+
   it('keeps a list whose import is running from being deleted', async () => {
     const listId = await owner.createList();
     const { importId } = (await owner.upload(listId, 'a.csv', 'email\nann@example.com\n')).json();

@@ -9,6 +9,7 @@ import type { ErrorKey, Language } from '@herald/shared';
 import { compileMapping, type Mapping, normaliseRecord, type RowFailure, type StagedRow } from './normalise.js';
 import { openRecordBatches, type ReadSettings, UnreadableFileError } from './parse.js';
 import { ReportWriter } from './report.js';
+import { SeenKeys } from './seen-keys.js';
 import { threadCpuMs } from './thread-cpu.js';
 
 /** Rows per batch: large enough to amortise a statement, small enough to keep memory flat. */
@@ -44,15 +45,16 @@ export interface ReaderProgress {
 }
 
 /**
- * A batch of valid rows as one JSON text of row arrays, which SQLite's jsonb_each and PostgreSQL's
+ * A batch of valid rows as JSON texts of row arrays in file order, which SQLite's jsonb_each and PostgreSQL's
  * jsonb_array_elements read: one string crosses between the threads instead of thousands of small arrays, and
  * the runner has nothing left to convert.
  */
 export interface StagedBatch {
   count: number;
-  /** The batch's last line: rows come in file order. */
-  lastLine: number;
-  json: string;
+  /** Rows whose e-mail and phone no earlier row of the file has. */
+  fresh: string | null;
+  /** Rows whose e-mail or phone an earlier row of the file may have (seen-keys.ts). */
+  repeats: string | null;
 }
 
 export type ReaderMessage =
@@ -65,8 +67,9 @@ export type ReaderMessage =
 /** `written` acknowledges a batch; `stop` asks the reader to close its report and end. */
 export type RunnerMessage = { type: 'written' } | { type: 'stop' };
 
-function stagedBatch(rows: StagedRow[]): StagedBatch {
-  return { count: rows.length, lastLine: rows[rows.length - 1]![0], json: JSON.stringify(rows) };
+function stagedBatch(fresh: StagedRow[], repeats: StagedRow[]): StagedBatch {
+  const json = (rows: StagedRow[]) => (rows.length === 0 ? null : JSON.stringify(rows));
+  return { count: fresh.length + repeats.length, fresh: json(fresh), repeats: json(repeats) };
 }
 
 async function read(job: ReaderJob, port: NonNullable<typeof parentPort>): Promise<void> {
@@ -83,11 +86,14 @@ async function read(job: ReaderJob, port: NonNullable<typeof parentPort>): Promi
   const report = ReportWriter.open(job.reportPath, job.language, job.settings.separator);
   const reader = openRecordBatches(job.filePath, job.settings);
   const mapping = compileMapping(job.mapping);
-  let batch: StagedRow[] = [];
+  const seenKeys = new SeenKeys();
+  let fresh: StagedRow[] = [];
+  let repeats: StagedRow[] = [];
   const handOver = async () => {
     progress.bytesRead = reader.bytesRead();
-    port.postMessage({ type: 'rows', batch: stagedBatch(batch), progress } satisfies ReaderMessage);
-    batch = [];
+    port.postMessage({ type: 'rows', batch: stagedBatch(fresh, repeats), progress } satisfies ReaderMessage);
+    fresh = [];
+    repeats = [];
     ahead++;
     await report.flush();
     while (ahead >= MAX_AHEAD && !stopped) await new Promise<void>((resolve) => (wake = resolve));
@@ -119,15 +125,15 @@ async function read(job: ReaderJob, port: NonNullable<typeof parentPort>): Promi
         } else {
           const row = normaliseRecord(record.fields, record.line, mapping, job.defaultCountry);
           if (Array.isArray(row)) {
-            batch.push(row);
-            if (batch.length === BATCH_ROWS) await handOver();
+            (seenKeys.add(row[1], row[2]) ? repeats : fresh).push(row);
+            if (fresh.length + repeats.length === BATCH_ROWS) await handOver();
           } else {
             invalid(record.line, row, record.fields);
           }
         }
       }
     }
-    if (batch.length > 0 && !stopped) await handOver();
+    if (fresh.length + repeats.length > 0 && !stopped) await handOver();
     progress.bytesRead = reader.bytesRead();
     await report.close();
     const cpuMs = Math.round(threadCpuMs() ?? performance.eventLoopUtilization().active);

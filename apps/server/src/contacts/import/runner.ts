@@ -14,7 +14,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ErrorKey, Language } from '@herald/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db, Dialect } from '../../db/database.js';
+import { type Db, type Dialect, isUniqueViolation } from '../../db/database.js';
 import * as q from '../queries.js';
 import { attributeNamesOf, type Mapping } from './normalise.js';
 import type { ReadSettings } from './parse.js';
@@ -54,6 +54,8 @@ export interface RunnerDeps {
 
 class ImportCancelled extends Error {}
 class RunnerClosing extends Error {}
+/** A plain insert met a contact already in the list. */
+class PlainInsertConflict extends Error {}
 
 /** What the reader reported that ended the import. */
 class ReaderFailed extends Error {
@@ -153,27 +155,18 @@ export class ImportRunner {
     };
     try {
       if (dialect === 'postgres' && job.mode === 'add') {
-        const trx = await db.startTransaction().execute();
         try {
-          const mergeJob = { ...job, now: Date.now() };
-          let staged = 0;
-          let imported = 0;
-          await this.#readFile(job, state, async (batch) => {
-            imported += await q.insertBatch(trx, mergeJob, batch);
-            staged += batch.count;
-          });
-          await startSaving();
-          await this.#finish(trx, job, state, { imported, updated: 0, removed: 0, duplicates: staged - imported });
-          await trx.commit().execute();
+          await this.#addInOneTransaction(job, state, startSaving, true);
         } catch (error) {
-          await trx.rollback().execute();
-          throw error;
+          if (!(error instanceof PlainInsertConflict)) throw error;
+          await this.#addInOneTransaction(job, state, startSaving, false);
         }
       } else {
         await q.createStagingTable(db, dialect, job.importId);
         await this.#readFile(job, state, (batch) => q.stageRows(db, dialect, job.importId, batch));
         await startSaving();
         await db.transaction().execute(async (trx) => {
+          await this.#holdList(trx, job);
           await this.#finish(trx, job, state, await q.mergeStaged(trx, dialect, { ...job, now: Date.now() }));
         });
       }
@@ -197,6 +190,38 @@ export class ImportRunner {
       await rm(job.filePath, { force: true });
       await q.refreshStatistics(db, dialect);
     }
+  }
+
+  /**
+   * PostgreSQL add mode: the rows go into the list as the file is read, in one transaction. Into an empty list they
+   * go with plain inserts (`plainIfEmpty`); a contact added to the list meanwhile fails one of them, and the caller
+   * starts the import over with conflicts skipped.
+   */
+  async #addInOneTransaction(job: ImportJob, state: JobState, startSaving: () => Promise<void>, plainIfEmpty: boolean) {
+    const trx = await this.deps.db.startTransaction().execute();
+    let plain = false;
+    try {
+      await this.#holdList(trx, job);
+      plain = plainIfEmpty && (await q.listIsEmpty(trx, job.listId));
+      const mergeJob = { ...job, now: Date.now() };
+      let staged = 0;
+      let imported = 0;
+      await this.#readFile(job, state, async (batch) => {
+        imported += await q.insertBatch(trx, mergeJob, batch, plain);
+        staged += batch.count;
+      });
+      await startSaving();
+      await this.#finish(trx, job, state, { imported, updated: 0, removed: 0, duplicates: staged - imported });
+      await trx.commit().execute();
+    } catch (error) {
+      await trx.rollback().execute();
+      throw plain && isUniqueViolation(error) ? new PlainInsertConflict() : error;
+    }
+  }
+
+  /** For the transaction that brings the rows in; a list deleted before it took the import with it. */
+  async #holdList(trx: Db, job: ImportJob): Promise<void> {
+    if (!(await q.holdList(trx, this.deps.dialect, job.accountId, job.listId))) throw new Error('the list is gone');
   }
 
   /** The list's counts, its attribute names and the import's outcome, in the transaction that brought the rows in. */

@@ -15,6 +15,7 @@ import { contactsFoldedName } from './0012_contacts_folded_name.js';
 import { statisticsSpeed } from './0013_statistics_speed.js';
 import { dailyRollup } from './0014_daily_rollup.js';
 import { sandboxReceipts } from './0015_sandbox_receipts.js';
+import { contactsListKey } from './0016_contacts_list_key.js';
 
 export const migrations: Record<string, PortableMigration> = {
   '0001_accounts': accounts,
@@ -32,4 +33,5 @@ export const migrations: Record<string, PortableMigration> = {
   '0013_statistics_speed': statisticsSpeed,
   '0014_daily_rollup': dailyRollup,
   '0015_sandbox_receipts': sandboxReceipts,
+  '0016_contacts_list_key': contactsListKey,
 };
