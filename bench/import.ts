@@ -4,7 +4,9 @@
  * runner, the final merge), each in a child process of its own so its peak RSS is its own. The baseline, measured
  * in the same run, is the bare csv-parse read of the same file. Also times the first page of the imported list.
  * Goals: ≥ 100,000 rows/s, peak RSS ≤ 300 MB, list page ≤ 50 ms.
- * Run: npx tsx --conditions=source bench/import.ts [--rows N] [--only sqlite|postgres]
+ * Herald runs from its build, as in production (from the sources, tsx would compile the reader thread's modules as
+ * the import starts). Run: npm run build -w packages/shared -w apps/server, then
+ *      npx tsx bench/import.ts [--rows N] [--only sqlite|postgres]
  * (PostgreSQL at DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test, in a schema created and dropped here)
  */
 import { fork } from 'node:child_process';

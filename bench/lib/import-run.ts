@@ -12,11 +12,11 @@ import type { MultipartFile } from '@fastify/multipart';
 import { sql } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
-import { ImportRunner } from '../../apps/server/src/contacts/import/runner.js';
-import * as imports from '../../apps/server/src/contacts/import/service.js';
-import * as contacts from '../../apps/server/src/contacts/service.js';
-import { type DatabaseHandle, openDatabase } from '../../apps/server/src/db/database.js';
-import { migrateToLatest } from '../../apps/server/src/db/migrate.js';
+import { ImportRunner } from '../../apps/server/dist/contacts/import/runner.js';
+import * as imports from '../../apps/server/dist/contacts/import/service.js';
+import * as contacts from '../../apps/server/dist/contacts/service.js';
+import { type DatabaseHandle, openDatabase } from '../../apps/server/dist/db/database.js';
+import { migrateToLatest } from '../../apps/server/dist/db/migrate.js';
 
 export interface ImportFigures {
   rows: number;
@@ -130,7 +130,13 @@ const importDone = new Promise((resolve) =>
     if (entry.msg === 'import done') resolve(entry);
   }),
 );
-const runner = new ImportRunner({ db, dialect, dataDir, log: pino({ level: 'info' }, logs) });
+const runner = new ImportRunner({
+  db,
+  dialect,
+  holdConnection: database.holdConnection,
+  dataDir,
+  log: pino({ level: 'info' }, logs),
+});
 const deps = { db, dialect, dataDir, importMaxBytes: 1 << 30, runner };
 const who = { accountId, language: 'en' as const, timeZoneId: '044' };
 const list = await contacts.createList(deps, accountId, { name: 'Bench', defaultCountry: 'UA' });

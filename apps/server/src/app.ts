@@ -253,6 +253,7 @@ export async function buildApp({
   await app.register(contactRoutes, {
     db,
     dialect: database.dialect,
+    holdConnection: database.holdConnection,
     dataDir: config.dataDir,
     importMaxBytes: config.importMaxBytes,
   });

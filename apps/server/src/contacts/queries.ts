@@ -12,9 +12,10 @@ import {
   sql,
   type Updateable,
 } from 'kysely';
-import type { Db, Dialect } from '../db/database.js';
+import type { Db, Dialect, HeldConnection } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { foldForSearch } from './fields.js';
+import { COPY_COLUMNS } from './import/copy-rows.js';
 import type { StagedBatch } from './import/reader.js';
 import type { ImportsTable } from './tables.js';
 
@@ -153,6 +154,19 @@ export interface CountDelta {
   blocked: number;
 }
 
+export const zeroCounts: CountDelta = { total: 0, email: 0, phone: 0, unsubscribed: 0, bounced: 0, blocked: 0 };
+
+export function sumCounts(a: CountDelta, b: CountDelta): CountDelta {
+  return {
+    total: a.total + b.total,
+    email: a.email + b.email,
+    phone: a.phone + b.phone,
+    unsubscribed: a.unsubscribed + b.unsubscribed,
+    bounced: a.bounced + b.bounced,
+    blocked: a.blocked + b.blocked,
+  };
+}
+
 export async function addToCounts(db: Db, accountId: number, listId: number, delta: CountDelta): Promise<void> {
   await db
     .updateTable('contact_lists')
@@ -169,24 +183,39 @@ export async function addToCounts(db: Db, accountId: number, listId: number, del
     .execute();
 }
 
+/** A list's counts over a set of contacts: `select ${countsOf} from …`. */
+const countsOf = sql`count(*) as total, count(email) as email, count(phone) as phone,
+  sum(case when status = 'unsubscribed' then 1 else 0 end) as unsubscribed,
+  sum(case when status = 'bounced' then 1 else 0 end) as bounced,
+  sum(case when status = 'blocked' then 1 else 0 end) as blocked`;
+
+/** The counts of a `select ${countsOf}`, where a sum over no rows is null. */
+function readCounts(rows: Record<keyof CountDelta, number | null>[]): CountDelta {
+  const counts = rows[0]!;
+  return {
+    total: Number(counts.total ?? 0),
+    email: Number(counts.email ?? 0),
+    phone: Number(counts.phone ?? 0),
+    unsubscribed: Number(counts.unsubscribed ?? 0),
+    bounced: Number(counts.bounced ?? 0),
+    blocked: Number(counts.blocked ?? 0),
+  };
+}
+
 /** Counts the list's contacts afresh: after an import or a bulk change, which touch too many rows to track one by one. */
 export async function recountList(db: Db, accountId: number, listId: number): Promise<void> {
-  const { rows } = await sql<Record<'total' | 'email' | 'phone' | 'unsubscribed' | 'bounced' | 'blocked', number | null>>`
-    select count(*) as total, count(email) as email, count(phone) as phone,
-      sum(case when status = 'unsubscribed' then 1 else 0 end) as unsubscribed,
-      sum(case when status = 'bounced' then 1 else 0 end) as bounced,
-      sum(case when status = 'blocked' then 1 else 0 end) as blocked
-    from contacts where account_id = ${accountId} and list_id = ${listId}`.execute(db);
-  const counts = rows[0]!;
+  const { rows } = await sql<Record<keyof CountDelta, number | null>>`select ${countsOf} from contacts
+    where account_id = ${accountId} and list_id = ${listId}`.execute(db);
+  const counts = readCounts(rows);
   await db
     .updateTable('contact_lists')
     .set({
-      total_count: Number(counts.total ?? 0),
-      email_count: Number(counts.email ?? 0),
-      phone_count: Number(counts.phone ?? 0),
-      unsubscribed_count: Number(counts.unsubscribed ?? 0),
-      bounced_count: Number(counts.bounced ?? 0),
-      blocked_count: Number(counts.blocked ?? 0),
+      total_count: counts.total,
+      email_count: counts.email,
+      phone_count: counts.phone,
+      unsubscribed_count: counts.unsubscribed,
+      bounced_count: counts.bounced,
+      blocked_count: counts.blocked,
     })
     .where('account_id', '=', accountId)
     .where('id', '=', listId)
@@ -591,11 +620,9 @@ function batchRows(dialect: Dialect, json: string) {
     from ${elements}`;
 }
 
-/** A statement per part of a batch, reading it as the reader thread wrote it. */
+/** One statement per batch, reading the batch as the reader thread wrote it. */
 export async function stageRows(db: Db, dialect: Dialect, importId: number, batch: StagedBatch): Promise<void> {
-  for (const json of [batch.fresh, batch.repeats]) {
-    if (json !== null) await sql`insert into ${stagingTable(importId)} ${batchRows(dialect, json)}`.execute(db);
-  }
+  if (batch.fresh !== null) await sql`insert into ${stagingTable(importId)} ${batchRows(dialect, batch.fresh)}`.execute(db);
 }
 
 export type ImportMode = 'add' | 'update' | 'replace';
@@ -627,17 +654,17 @@ async function countStaged(db: Db, importId: number): Promise<number> {
 /**
  * Inserts the rows whose e-mail and phone are new to the list, in file order, so of two rows of the file sharing
  * an address the first one is kept. Sorting is skipped only where each row already comes after every earlier row
- * sharing a key with it: a PostgreSQL staging table only ever appended to (rows updated in it move to its end),
- * and a batch's parts (a row that may repeat an earlier one is among the repeats, after the fresh rows). A plain
- * insert, for rows known to be new to the list, fails on a conflict instead of skipping it.
+ * sharing a key with it: a PostgreSQL staging table only ever appended to (rows updated in it move to its end), a
+ * batch's JSON array, whose elements jsonb_array_elements returns in order, and a copied batch's repeats, which
+ * go in after its fresh rows.
  */
-function insertNew(job: MergeJob, rows: RawBuilder<unknown>, sorted = true, plain = false) {
+function insertNew(job: MergeJob, rows: RawBuilder<unknown>, sorted = true) {
   return sql`insert into contacts (account_id, list_id, email, phone, country, name, name_folded, language, time_zone, status,
       attributes, created_at, updated_at)
     select cast(${job.accountId} as bigint), cast(${job.listId} as bigint), email, phone, country, name, name_folded, language,
       time_zone, coalesce(status, 'active'), coalesce(attributes, '{}'), cast(${job.now} as bigint), cast(${job.now} as bigint)
     from (${rows}) as s where true ${sorted ? sql`order by line` : sql``}
-    ${plain ? sql`` : sql`on conflict do nothing`}`;
+    on conflict do nothing`;
 }
 
 /**
@@ -666,16 +693,38 @@ export async function listIsEmpty(db: Db, listId: number): Promise<boolean> {
 }
 
 /**
- * Add mode on PostgreSQL: a batch goes straight into the list, inside the import's one long transaction. `plain`
- * (the list was empty) inserts the fresh rows without skipping conflicts, which costs the server about a third
- * less per row; a contact added to the list meanwhile then fails the insert (a unique violation).
+ * Add mode on PostgreSQL: a batch goes straight into the list, inside the import's one long transaction. Into a list
+ * that was empty (`copying`, the transaction's connection) the fresh rows are copied in, which costs the server
+ * about 40% less per row than an insert skipping conflicts; a contact added to the list meanwhile then fails the
+ * copy (a unique violation).
  */
-export async function insertBatch(db: Db, job: MergeJob, batch: StagedBatch, plain: boolean): Promise<number> {
+export async function insertBatch(
+  db: Db,
+  job: MergeJob,
+  batch: StagedBatch,
+  copying: HeldConnection | null,
+): Promise<CountDelta> {
   // Unsorted: sorting each batch of 5,000 rows cost the server about 0.7 µs per row of the ~14 it spends on a batch.
-  let imported = 0;
-  if (batch.fresh !== null) imported += await affected(db, insertNew(job, batchRows('postgres', batch.fresh), false, plain));
-  if (batch.repeats !== null) imported += await affected(db, insertNew(job, batchRows('postgres', batch.repeats), false));
-  return imported;
+  let added = zeroCounts;
+  if (batch.fresh !== null) {
+    if (copying) {
+      await copying.copyFrom(`copy contacts (${COPY_COLUMNS}) from stdin`, batch.fresh);
+      added = batch.freshCounts;
+    } else {
+      added = await countInserted(db, insertNew(job, batchRows('postgres', batch.fresh), false));
+    }
+  }
+  if (batch.repeats !== null) {
+    added = sumCounts(added, await countInserted(db, insertNew(job, batchRows('postgres', batch.repeats), false)));
+  }
+  return added;
+}
+
+/** How an insert moved the list's counts: a list's contacts are counted as the rows come in, not afterwards. */
+async function countInserted(db: Db, insert: RawBuilder<unknown>): Promise<CountDelta> {
+  const { rows } = await sql<Record<keyof CountDelta, number | null>>`with inserted as (${insert} returning email, phone, status)
+    select ${countsOf} from inserted`.execute(db);
+  return readCounts(rows);
 }
 
 /** The contact's attributes with the row's laid over them; a row without attributes leaves them as they are. */

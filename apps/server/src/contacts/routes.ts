@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { sessionOf } from '../auth/guard.js';
-import type { Db, Dialect } from '../db/database.js';
+import type { DatabaseHandle, Db, Dialect } from '../db/database.js';
 import { AppError, invalidField } from '../http/errors.js';
 import { ImportRunner } from './import/runner.js';
 import * as imports from './import/service.js';
@@ -13,6 +13,7 @@ import * as contacts from './service.js';
 export interface ContactRoutesOptions {
   db: Db;
   dialect: Dialect;
+  holdConnection: DatabaseHandle['holdConnection'];
   dataDir: string;
   /** Largest import file accepted. */
   importMaxBytes: number;
@@ -28,7 +29,8 @@ function attachment(fileName: string): string {
 }
 
 export const contactRoutes: FastifyPluginAsyncTypebox<ContactRoutesOptions> = async (app, options) => {
-  const runner = new ImportRunner({ db: options.db, dialect: options.dialect, dataDir: options.dataDir, log: app.log });
+  const { db, dialect, holdConnection, dataDir } = options;
+  const runner = new ImportRunner({ db, dialect, holdConnection, dataDir, log: app.log });
   await runner.sweep();
   app.addHook('onClose', () => runner.close());
 

@@ -2,6 +2,8 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
 import {
   type CompiledQuery,
@@ -9,6 +11,7 @@ import {
   type Driver,
   Kysely,
   PostgresDialect,
+  type PostgresPoolClient,
   type QueryResult,
   SqliteDialect,
   type SqliteDialectConfig,
@@ -28,7 +31,17 @@ export interface DatabaseHandle {
   schema?: string | undefined;
   /** SQLite: the write lock's gate, which engine threads of this process join (`engineOf`). */
   writeGate?: WriteGate;
+  /** PostgreSQL: one connection of the pool, kept until released. */
+  holdConnection?(): Promise<HeldConnection>;
   close(): Promise<void>;
+}
+
+/** A PostgreSQL connection kept for one piece of work: Kysely over it, and COPY, which Kysely cannot send. */
+export interface HeldConnection {
+  db: Db;
+  /** Runs `copy … from stdin` with `text` (COPY's text format); the number of rows copied. */
+  copyFrom(statement: string, text: string): Promise<number>;
+  release(): void;
 }
 
 // The PostgreSQL client is loaded only when used, so an embedded install does not carry it.
@@ -61,7 +74,23 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', schema: options.pgSchema, close: () => db.destroy() };
+    const holdConnection = async (): Promise<HeldConnection> => {
+      const client = await pool.connect();
+      // Kysely releases its connection after each query or transaction; this one stays held until release().
+      const held: PostgresPoolClient = { query: client.query.bind(client) as PostgresPoolClient['query'], release() {} };
+      const heldPool = { connect: async () => held, end: async () => {} };
+      const { from } = require('pg-copy-streams') as typeof import('pg-copy-streams');
+      return {
+        db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: heldPool }) }),
+        async copyFrom(statement, text) {
+          const copy = client.query(from(statement));
+          await pipeline(Readable.from([text]), copy);
+          return copy.rowCount;
+        },
+        release: () => client.release(),
+      };
+    };
+    return { db, dialect: 'postgres', schema: options.pgSchema, holdConnection, close: () => db.destroy() };
   }
   const file = options.sqliteFile ?? ':memory:';
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });

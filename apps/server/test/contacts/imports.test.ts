@@ -152,6 +152,49 @@ describe('an import from upload to contacts', () => {
     expect((await owner.get(`${LISTS}/${listId}`)).json().counts).toMatchObject({ total: 3, withEmail: 3, withPhone: 2 });
   });
 
+  it("counts the list's contacts by e-mail, phone and status, into an empty list and into one with contacts", async () => {
+    const file =
+      'email,phone,status\n' +
+      'ann@example.com,+380501111111,unsubscribed\n' +
+      'bob@example.com,,bounced\n' +
+      'cat@example.com,+380502222222,blocked\n' +
+      'ANN@example.com,+380503333333,active\n' +
+      'dan@example.com,+380503333333,\n' +
+      ',+380504444444,active\n';
+    const empty = await owner.createList();
+    expect(await owner.importFile(empty, file)).toMatchObject({ status: 'done', imported: 5, duplicates: 1 });
+    const filled = await owner.createList();
+    await owner.post(`${LISTS}/${filled}/contacts`, { email: 'cat@example.com' });
+    expect(await owner.importFile(filled, file)).toMatchObject({ status: 'done', imported: 4, duplicates: 2 });
+    for (const listId of [empty, filled]) {
+      const contacts = (await owner.allContacts(listId)) as unknown as {
+        email: string | null;
+        phone: string | null;
+        status: string;
+      }[];
+      const withStatus = (status: string) => contacts.filter((contact) => contact.status === status).length;
+      expect((await owner.get(`${LISTS}/${listId}`)).json().counts).toEqual({
+        total: contacts.length,
+        withEmail: contacts.filter((contact) => contact.email !== null).length,
+        withPhone: contacts.filter((contact) => contact.phone !== null).length,
+        active: withStatus('active'),
+        unsubscribed: withStatus('unsubscribed'),
+        bounced: withStatus('bounced'),
+        blocked: withStatus('blocked'),
+      });
+    }
+  });
+
+  it('keeps backslashes, tabs, line breaks and \\N inside names exactly as the file has them', async () => {
+    const names = ['Back\\slash', 'Tab\there', 'Two\nlines', 'Carriage\r\nreturn', '\\N', 'Ends with \\'];
+    const listId = await owner.createList();
+    const rows = names.map((name, i) => `n${i}@example.com,"${name}"`).join('\n');
+    const done = await owner.importFile(listId, `email,name\n${rows}\n`);
+    expect(done).toMatchObject({ status: 'done', imported: names.length, invalid: 0 });
+    const contacts = (await owner.allContacts(listId)) as unknown as { email: string; name: string }[];
+    expect(contacts.map((contact) => contact.name).sort()).toEqual([...names].sort());
+  });
+
   it('updates existing contacts in update mode, by e-mail and else by phone, and adds the new ones', async () => {
     const listId = await owner.createList();
     await owner.post(`${LISTS}/${listId}/contacts`, {
@@ -282,7 +325,13 @@ describe('a failed or cancelled import', () => {
       .set({ created_at: Date.now() - 8 * 24 * 60 * 60 * 1000 })
       .where('id', '=', old)
       .execute();
-    await new ImportRunner({ db, dialect: t.database.dialect, dataDir: t.config.dataDir, log: t.app.log }).sweep();
+    await new ImportRunner({
+      db,
+      dialect: t.database.dialect,
+      holdConnection: t.database.holdConnection,
+      dataDir: t.config.dataDir,
+      log: t.app.log,
+    }).sweep();
     expect((await owner.get(`${IMPORTS}/${stale}`)).json()).toMatchObject({
       status: 'failed',
       error: { key: 'import.interrupted' },

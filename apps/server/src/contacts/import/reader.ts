@@ -6,6 +6,8 @@
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { ErrorKey, Language } from '@herald/shared';
+import type { CountDelta } from '../queries.js';
+import { type CopyTarget, copyRows } from './copy-rows.js';
 import { compileMapping, type Mapping, normaliseRecord, type RowFailure, type StagedRow } from './normalise.js';
 import { openRecordBatches, type ReadSettings, UnreadableFileError } from './parse.js';
 import { ReportWriter } from './report.js';
@@ -29,6 +31,8 @@ export interface ReaderJob {
   columnCount: number;
   mapping: Mapping;
   defaultCountry: string | null;
+  /** PostgreSQL, into an empty list: the fresh rows come as COPY text for this list. */
+  copyInto?: CopyTarget | undefined;
 }
 
 export interface InvalidRow {
@@ -51,10 +55,15 @@ export interface ReaderProgress {
  */
 export interface StagedBatch {
   count: number;
-  /** Rows whose e-mail and phone no earlier row of the file has. */
+  /**
+   * For a copy (ReaderJob.copyInto), as COPY text, the rows whose e-mail and phone no earlier row of the file has;
+   * otherwise every row.
+   */
   fresh: string | null;
-  /** Rows whose e-mail or phone an earlier row of the file may have (seen-keys.ts). */
+  /** For a copy, the rows whose e-mail or phone an earlier row of the file may have (seen-keys.ts). */
   repeats: string | null;
+  /** What the fresh rows add to the list's counts, for a copy (which cannot say). */
+  freshCounts: CountDelta;
 }
 
 export type ReaderMessage =
@@ -67,9 +76,20 @@ export type ReaderMessage =
 /** `written` acknowledges a batch; `stop` asks the reader to close its report and end. */
 export type RunnerMessage = { type: 'written' } | { type: 'stop' };
 
-function stagedBatch(fresh: StagedRow[], repeats: StagedRow[]): StagedBatch {
+function countsOf(rows: StagedRow[]): CountDelta {
+  const counts = { total: rows.length, email: 0, phone: 0, unsubscribed: 0, bounced: 0, blocked: 0 };
+  for (const [, email, phone, , , , , status] of rows) {
+    if (email !== null) counts.email++;
+    if (phone !== null) counts.phone++;
+    if (status === 'unsubscribed' || status === 'bounced' || status === 'blocked') counts[status]++;
+  }
+  return counts;
+}
+
+function stagedBatch(fresh: StagedRow[], repeats: StagedRow[], copyInto: CopyTarget | undefined): StagedBatch {
   const json = (rows: StagedRow[]) => (rows.length === 0 ? null : JSON.stringify(rows));
-  return { count: fresh.length + repeats.length, fresh: json(fresh), repeats: json(repeats) };
+  const freshText = copyInto && fresh.length > 0 ? copyRows(fresh, copyInto) : json(fresh);
+  return { count: fresh.length + repeats.length, fresh: freshText, repeats: json(repeats), freshCounts: countsOf(fresh) };
 }
 
 async function read(job: ReaderJob, port: NonNullable<typeof parentPort>): Promise<void> {
@@ -86,12 +106,13 @@ async function read(job: ReaderJob, port: NonNullable<typeof parentPort>): Promi
   const report = ReportWriter.open(job.reportPath, job.language, job.settings.separator);
   const reader = openRecordBatches(job.filePath, job.settings);
   const mapping = compileMapping(job.mapping);
-  const seenKeys = new SeenKeys();
+  // Only a copy needs to know the rows that may repeat an earlier one; every other way in skips conflicts anyway.
+  const seenKeys = job.copyInto ? new SeenKeys() : null;
   let fresh: StagedRow[] = [];
   let repeats: StagedRow[] = [];
   const handOver = async () => {
     progress.bytesRead = reader.bytesRead();
-    port.postMessage({ type: 'rows', batch: stagedBatch(fresh, repeats), progress } satisfies ReaderMessage);
+    port.postMessage({ type: 'rows', batch: stagedBatch(fresh, repeats, job.copyInto), progress } satisfies ReaderMessage);
     fresh = [];
     repeats = [];
     ahead++;
@@ -125,7 +146,7 @@ async function read(job: ReaderJob, port: NonNullable<typeof parentPort>): Promi
         } else {
           const row = normaliseRecord(record.fields, record.line, mapping, job.defaultCountry);
           if (Array.isArray(row)) {
-            (seenKeys.add(row[1], row[2]) ? repeats : fresh).push(row);
+            (seenKeys?.add(row[1], row[2]) ? repeats : fresh).push(row);
             if (fresh.length + repeats.length === BATCH_ROWS) await handOver();
           } else {
             invalid(record.line, row, record.fields);

@@ -14,8 +14,9 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ErrorKey, Language } from '@herald/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Db, type Dialect, isUniqueViolation } from '../../db/database.js';
+import { type DatabaseHandle, type Db, type Dialect, isUniqueViolation } from '../../db/database.js';
 import * as q from '../queries.js';
+import type { CopyTarget } from './copy-rows.js';
 import { attributeNamesOf, type Mapping } from './normalise.js';
 import type { ReadSettings } from './parse.js';
 import type { ReaderJob, ReaderMessage, ReaderProgress, RunnerMessage, StagedBatch } from './reader.js';
@@ -48,6 +49,7 @@ export interface ImportJob {
 export interface RunnerDeps {
   db: Db;
   dialect: Dialect;
+  holdConnection: DatabaseHandle['holdConnection'];
   dataDir: string;
   log: FastifyBaseLogger;
 }
@@ -163,7 +165,7 @@ export class ImportRunner {
         }
       } else {
         await q.createStagingTable(db, dialect, job.importId);
-        await this.#readFile(job, state, (batch) => q.stageRows(db, dialect, job.importId, batch));
+        await this.#readFile(job, state, undefined, (batch) => q.stageRows(db, dialect, job.importId, batch));
         await startSaving();
         await db.transaction().execute(async (trx) => {
           await this.#holdList(trx, job);
@@ -198,24 +200,32 @@ export class ImportRunner {
    * starts the import over with conflicts skipped.
    */
   async #addInOneTransaction(job: ImportJob, state: JobState, startSaving: () => Promise<void>, plainIfEmpty: boolean) {
-    const trx = await this.deps.db.startTransaction().execute();
-    let plain = false;
+    if (!this.deps.holdConnection) throw new Error('an add import on PostgreSQL needs a connection of its own');
+    const connection = await this.deps.holdConnection();
     try {
-      await this.#holdList(trx, job);
-      plain = plainIfEmpty && (await q.listIsEmpty(trx, job.listId));
-      const mergeJob = { ...job, now: Date.now() };
-      let staged = 0;
-      let imported = 0;
-      await this.#readFile(job, state, async (batch) => {
-        imported += await q.insertBatch(trx, mergeJob, batch, plain);
-        staged += batch.count;
-      });
-      await startSaving();
-      await this.#finish(trx, job, state, { imported, updated: 0, removed: 0, duplicates: staged - imported });
-      await trx.commit().execute();
-    } catch (error) {
-      await trx.rollback().execute();
-      throw plain && isUniqueViolation(error) ? new PlainInsertConflict() : error;
+      const trx = await connection.db.startTransaction().execute();
+      let plain = false;
+      try {
+        await this.#holdList(trx, job);
+        plain = plainIfEmpty && (await q.listIsEmpty(trx, job.listId));
+        const mergeJob = { ...job, now: Date.now() };
+        const copyInto = plain ? { accountId: job.accountId, listId: job.listId, now: mergeJob.now } : undefined;
+        let staged = 0;
+        let added = q.zeroCounts;
+        await this.#readFile(job, state, copyInto, async (batch) => {
+          added = q.sumCounts(added, await q.insertBatch(trx, mergeJob, batch, plain ? connection : null));
+          staged += batch.count;
+        });
+        await startSaving();
+        const counts = { imported: added.total, updated: 0, removed: 0, duplicates: staged - added.total };
+        await this.#finish(trx, job, state, counts, added);
+        await trx.commit().execute();
+      } catch (error) {
+        await trx.rollback().execute();
+        throw plain && isUniqueViolation(error) ? new PlainInsertConflict() : error;
+      }
+    } finally {
+      connection.release();
     }
   }
 
@@ -224,9 +234,13 @@ export class ImportRunner {
     if (!(await q.holdList(trx, this.deps.dialect, job.accountId, job.listId))) throw new Error('the list is gone');
   }
 
-  /** The list's counts, its attribute names and the import's outcome, in the transaction that brought the rows in. */
-  async #finish(trx: Db, job: ImportJob, state: JobState, counts: q.MergeCounts): Promise<void> {
-    await q.recountList(trx, job.accountId, job.listId);
+  /**
+   * The list's counts (`added` to them, else counted afresh), its attribute names and the import's outcome, in the
+   * transaction that brought the rows in.
+   */
+  async #finish(trx: Db, job: ImportJob, state: JobState, counts: q.MergeCounts, added?: q.CountDelta): Promise<void> {
+    if (added) await q.addToCounts(trx, job.accountId, job.listId, added);
+    else await q.recountList(trx, job.accountId, job.listId);
     await this.#addAttributeNames(trx, job);
     await q.updateImport(trx, job.importId, {
       ...this.#progress(state, null),
@@ -239,7 +253,12 @@ export class ImportRunner {
   }
 
   /** Writes the reader's batches as they come; the reader stays at most two batches ahead. */
-  async #readFile(job: ImportJob, state: JobState, write: (batch: StagedBatch) => Promise<void>): Promise<void> {
+  async #readFile(
+    job: ImportJob,
+    state: JobState,
+    copyInto: CopyTarget | undefined,
+    write: (batch: StagedBatch) => Promise<void>,
+  ): Promise<void> {
     const reader = startReader({
       filePath: job.filePath,
       reportPath: path.join(this.deps.dataDir, job.reportPath),
@@ -249,6 +268,7 @@ export class ImportRunner {
       columnCount: job.columnCount,
       mapping: job.mapping,
       defaultCountry: job.defaultCountry,
+      copyInto,
     });
     const exited = new Promise((resolve) => reader.once('exit', resolve));
     let ended = false;
