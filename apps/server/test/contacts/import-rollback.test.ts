@@ -62,8 +62,8 @@ describe('an add import that stops halfway', () => {
 });
 
 /**
- * Into a list that is empty when it starts, an add import on PostgreSQL inserts without skipping conflicts (cheaper
- * for the server); a contact added to the list meanwhile makes such an insert fail.
+ * Into a list that is empty when it starts, an add import on PostgreSQL copies its rows in, which cannot skip
+ * conflicts; a contact added to the list meanwhile makes a copy fail.
  */
 describe.skipIf(TEST_DB !== 'postgres')('an add import into an empty list while a contact is added to it', () => {
   it('starts over skipping conflicts, and the contact added meanwhile stays as it was', async () => {
@@ -93,7 +93,7 @@ describe.skipIf(TEST_DB !== 'postgres')('an add import into an empty list while 
       const uploaded = (await owner.upload(listId, 'contacts.csv', `email,phone,name\n${files.contactRows(20)}`)).json();
       importId = uploaded.importId;
       await owner.post(`${IMPORTS}/${importId}/start`, { mapping: uploaded.preview.suggestedMapping, mode: 'add' });
-      // The import found the list empty (the contact is not committed) and its insert now waits for this transaction.
+      // The import found the list empty (the contact is not committed) and its copy now waits for this transaction.
       for (;;) {
         const waiting = await sql<{ n: number }>`select count(*) as n from pg_locks
           where locktype = 'transactionid' and not granted and transactionid::text = ${rows[0]!.xid}`.execute(db);

@@ -49,9 +49,9 @@ export interface ReaderProgress {
 }
 
 /**
- * A batch of valid rows as JSON texts of row arrays in file order, which SQLite's jsonb_each and PostgreSQL's
- * jsonb_array_elements read: one string crosses between the threads instead of thousands of small arrays, and
- * the runner has nothing left to convert.
+ * A batch of valid rows as texts the databases read as they are: JSON arrays of row arrays in file order (SQLite's
+ * jsonb_each, PostgreSQL's jsonb_array_elements) or COPY text. One string crosses between the threads instead of
+ * thousands of small arrays, and the runner has nothing left to convert.
  */
 export interface StagedBatch {
   count: number;

@@ -56,8 +56,8 @@ export interface RunnerDeps {
 
 class ImportCancelled extends Error {}
 class RunnerClosing extends Error {}
-/** A plain insert met a contact already in the list. */
-class PlainInsertConflict extends Error {}
+/** A copy met a contact already in the list. */
+class CopyConflict extends Error {}
 
 /** What the reader reported that ended the import. */
 class ReaderFailed extends Error {
@@ -160,7 +160,7 @@ export class ImportRunner {
         try {
           await this.#addInOneTransaction(job, state, startSaving, true);
         } catch (error) {
-          if (!(error instanceof PlainInsertConflict)) throw error;
+          if (!(error instanceof CopyConflict)) throw error;
           await this.#addInOneTransaction(job, state, startSaving, false);
         }
       } else {
@@ -196,24 +196,24 @@ export class ImportRunner {
 
   /**
    * PostgreSQL add mode: the rows go into the list as the file is read, in one transaction. Into an empty list they
-   * go with plain inserts (`plainIfEmpty`); a contact added to the list meanwhile fails one of them, and the caller
-   * starts the import over with conflicts skipped.
+   * are copied (`copyIfEmpty`); a contact added to the list meanwhile fails a copy, and the caller starts the import
+   * over with conflicts skipped.
    */
-  async #addInOneTransaction(job: ImportJob, state: JobState, startSaving: () => Promise<void>, plainIfEmpty: boolean) {
+  async #addInOneTransaction(job: ImportJob, state: JobState, startSaving: () => Promise<void>, copyIfEmpty: boolean) {
     if (!this.deps.holdConnection) throw new Error('an add import on PostgreSQL needs a connection of its own');
     const connection = await this.deps.holdConnection();
     try {
       const trx = await connection.db.startTransaction().execute();
-      let plain = false;
+      let copying = false;
       try {
         await this.#holdList(trx, job);
-        plain = plainIfEmpty && (await q.listIsEmpty(trx, job.listId));
+        copying = copyIfEmpty && (await q.listIsEmpty(trx, job.listId));
         const mergeJob = { ...job, now: Date.now() };
-        const copyInto = plain ? { accountId: job.accountId, listId: job.listId, now: mergeJob.now } : undefined;
+        const copyInto = copying ? { accountId: job.accountId, listId: job.listId, now: mergeJob.now } : undefined;
         let staged = 0;
         let added = q.zeroCounts;
         await this.#readFile(job, state, copyInto, async (batch) => {
-          added = q.sumCounts(added, await q.insertBatch(trx, mergeJob, batch, plain ? connection : null));
+          added = q.sumCounts(added, await q.insertBatch(trx, mergeJob, batch, copying ? connection : null));
           staged += batch.count;
         });
         await startSaving();
@@ -222,7 +222,7 @@ export class ImportRunner {
         await trx.commit().execute();
       } catch (error) {
         await trx.rollback().execute();
-        throw plain && isUniqueViolation(error) ? new PlainInsertConflict() : error;
+        throw copying && isUniqueViolation(error) ? new CopyConflict() : error;
       }
     } finally {
       connection.release();
