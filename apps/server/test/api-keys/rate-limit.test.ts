@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await database.close();
   await drop();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** Ids no other run uses, since Redis outlives a test run. */

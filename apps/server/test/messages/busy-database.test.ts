@@ -9,13 +9,16 @@ import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { signUp, TEST_DB, testConfig } from '../helpers/app.js';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'herald-busy-'));
-const file = path.join(dataDir, 'herald.db');
+// Made when the tests run: a file whose tests are skipped on this database leaves nothing behind.
+let dataDir: string;
+let file: string;
 let database: DatabaseHandle;
 let app: FastifyInstance;
 
 describe.runIf(TEST_DB === 'sqlite')('a request while another connection holds SQLite’s write lock too long', () => {
   beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'herald-busy-'));
+    file = path.join(dataDir, 'herald.db');
     database = openDatabase({ sqliteFile: file, busyWaitMs: 200 });
     await migrateToLatest(database);
     app = await buildApp({ config: testConfig(dataDir), database, runWorkers: false });
