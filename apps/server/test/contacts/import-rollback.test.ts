@@ -43,6 +43,13 @@ describe('an add import that stops halfway', () => {
     expect(await listState(listId)).toEqual(before);
   }, 180_000);
 
+  it('into an empty list (copied in on PostgreSQL) fails on binary content after many batches and leaves it empty', async () => {
+    const listId = await owner.createList();
+    const done = await owner.importFile(listId, files.garbageTail(30_000));
+    expect(done).toMatchObject({ status: 'failed', error: { key: 'import.binaryContent' }, imported: 0 });
+    expect(await listState(listId)).toMatchObject({ list: { total: 0, withEmail: 0, withPhone: 0 }, contacts: [] });
+  }, 180_000);
+
   it('stops when cancelled and leaves the list exactly as it was; started again, it imports everything', async () => {
     const listId = await owner.createList();
     await owner.importFile(listId, `email,phone,name\n${files.contactRows(3, 500_000)}`);
