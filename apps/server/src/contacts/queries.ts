@@ -14,6 +14,7 @@ import {
 } from 'kysely';
 import type { Db, Dialect, HeldConnection } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import { type CountDelta, sumCounts, zeroCounts } from './counts.js';
 import { foldForSearch } from './fields.js';
 import { COPY_COLUMNS } from './import/copy-rows.js';
 import type { StagedBatch } from './import/reader.js';
@@ -144,29 +145,6 @@ export async function setAttributeNames(db: Db, accountId: number, listId: numbe
     .execute();
 }
 
-/** How one contact moves a list's counts: +1 for what it adds, -1 for what it takes away. */
-export interface CountDelta {
-  total: number;
-  email: number;
-  phone: number;
-  unsubscribed: number;
-  bounced: number;
-  blocked: number;
-}
-
-export const zeroCounts: CountDelta = { total: 0, email: 0, phone: 0, unsubscribed: 0, bounced: 0, blocked: 0 };
-
-export function sumCounts(a: CountDelta, b: CountDelta): CountDelta {
-  return {
-    total: a.total + b.total,
-    email: a.email + b.email,
-    phone: a.phone + b.phone,
-    unsubscribed: a.unsubscribed + b.unsubscribed,
-    bounced: a.bounced + b.bounced,
-    blocked: a.blocked + b.blocked,
-  };
-}
-
 export async function addToCounts(db: Db, accountId: number, listId: number, delta: CountDelta): Promise<void> {
   await db
     .updateTable('contact_lists')
@@ -183,13 +161,13 @@ export async function addToCounts(db: Db, accountId: number, listId: number, del
     .execute();
 }
 
-/** A list's counts over a set of contacts: `select ${countsOf} from …`. */
-const countsOf = sql`count(*) as total, count(email) as email, count(phone) as phone,
+/** A list's counts over a set of contacts: `select ${countColumns} from …`. */
+const countColumns = sql`count(*) as total, count(email) as email, count(phone) as phone,
   sum(case when status = 'unsubscribed' then 1 else 0 end) as unsubscribed,
   sum(case when status = 'bounced' then 1 else 0 end) as bounced,
   sum(case when status = 'blocked' then 1 else 0 end) as blocked`;
 
-/** The counts of a `select ${countsOf}`, where a sum over no rows is null. */
+/** The counts of a `select ${countColumns}`, where a sum over no rows is null. */
 function readCounts(rows: Record<keyof CountDelta, number | null>[]): CountDelta {
   const counts = rows[0]!;
   return {
@@ -204,7 +182,7 @@ function readCounts(rows: Record<keyof CountDelta, number | null>[]): CountDelta
 
 /** Counts the list's contacts afresh: after an import or a bulk change, which touch too many rows to track one by one. */
 export async function recountList(db: Db, accountId: number, listId: number): Promise<void> {
-  const { rows } = await sql<Record<keyof CountDelta, number | null>>`select ${countsOf} from contacts
+  const { rows } = await sql<Record<keyof CountDelta, number | null>>`select ${countColumns} from contacts
     where account_id = ${accountId} and list_id = ${listId}`.execute(db);
   const counts = readCounts(rows);
   await db
@@ -722,7 +700,7 @@ export async function insertBatch(
 /** How an insert moved the list's counts: a list's contacts are counted as the rows come in, not afterwards. */
 async function countInserted(db: Db, insert: RawBuilder<unknown>): Promise<CountDelta> {
   const { rows } = await sql<Record<keyof CountDelta, number | null>>`with inserted as (${insert} returning email, phone, status)
-    select ${countsOf} from inserted`.execute(db);
+    select ${countColumns} from inserted`.execute(db);
   return readCounts(rows);
 }
 

@@ -2,6 +2,7 @@
 import type { ContactStatus, RuleFailure } from '@herald/shared';
 import { type Db, type Dialect, isUniqueViolation } from '../db/database.js';
 import { AppError, type FieldFailure, invalidField, invalidFields, notFound } from '../http/errors.js';
+import { type CountDelta, countsOf } from './counts.js';
 import { csvLine, UTF8_BOM } from './csv.js';
 import {
   ATTRIBUTE_NAME,
@@ -247,18 +248,7 @@ function addressTaken(error: unknown): never {
   });
 }
 
-function countsOf(contact: { email: string | null; phone: string | null; status: string } | null): q.CountDelta {
-  return {
-    total: contact ? 1 : 0,
-    email: contact?.email ? 1 : 0,
-    phone: contact?.phone ? 1 : 0,
-    unsubscribed: contact?.status === 'unsubscribed' ? 1 : 0,
-    bounced: contact?.status === 'bounced' ? 1 : 0,
-    blocked: contact?.status === 'blocked' ? 1 : 0,
-  };
-}
-
-function countDelta(before: q.ContactRow | null, after: q.ContactValues | null): q.CountDelta {
+function countDelta(before: q.ContactRow | null, after: q.ContactValues | null): CountDelta {
   const [from, to] = [countsOf(before), countsOf(after)];
   return {
     total: to.total - from.total,

@@ -39,8 +39,8 @@ export interface DatabaseHandle {
 /** A PostgreSQL connection kept for one piece of work: Kysely over it, and COPY, which Kysely cannot send. */
 export interface HeldConnection {
   db: Db;
-  /** Runs `copy … from stdin` with `text` (COPY's text format); the number of rows copied. */
-  copyFrom(statement: string, text: string): Promise<number>;
+  /** Runs `copy … from stdin` with `text` (COPY's text format). */
+  copyFrom(statement: string, text: string): Promise<void>;
   release(): void;
 }
 
@@ -82,11 +82,7 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
       const { from } = require('pg-copy-streams') as typeof import('pg-copy-streams');
       return {
         db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: heldPool }) }),
-        async copyFrom(statement, text) {
-          const copy = client.query(from(statement));
-          await pipeline(Readable.from([text]), copy);
-          return copy.rowCount;
-        },
+        copyFrom: (statement, text) => pipeline(Readable.from([text]), client.query(from(statement))),
         release: () => client.release(),
       };
     };

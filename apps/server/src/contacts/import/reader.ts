@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { ErrorKey, Language } from '@herald/shared';
-import type { CountDelta } from '../queries.js';
+import { type CountDelta, countsOf, sumCounts, zeroCounts } from '../counts.js';
 import { type CopyTarget, copyRows } from './copy-rows.js';
 import { compileMapping, type Mapping, normaliseRecord, type RowFailure, type StagedRow } from './normalise.js';
 import { openRecordBatches, type ReadSettings, UnreadableFileError } from './parse.js';
@@ -62,7 +62,7 @@ export interface StagedBatch {
   fresh: string | null;
   /** For a copy, the rows whose e-mail or phone an earlier row of the file may have (seen-keys.ts). */
   repeats: string | null;
-  /** What the fresh rows add to the list's counts, for a copy (which cannot say). */
+  /** For a copy (which cannot say), what the fresh rows add to the list's counts. */
   freshCounts: CountDelta;
 }
 
@@ -76,20 +76,15 @@ export type ReaderMessage =
 /** `written` acknowledges a batch; `stop` asks the reader to close its report and end. */
 export type RunnerMessage = { type: 'written' } | { type: 'stop' };
 
-function countsOf(rows: StagedRow[]): CountDelta {
-  const counts = { total: rows.length, email: 0, phone: 0, unsubscribed: 0, bounced: 0, blocked: 0 };
-  for (const [, email, phone, , , , , status] of rows) {
-    if (email !== null) counts.email++;
-    if (phone !== null) counts.phone++;
-    if (status === 'unsubscribed' || status === 'bounced' || status === 'blocked') counts[status]++;
-  }
-  return counts;
-}
-
 function stagedBatch(fresh: StagedRow[], repeats: StagedRow[], copyInto: CopyTarget | undefined): StagedBatch {
   const json = (rows: StagedRow[]) => (rows.length === 0 ? null : JSON.stringify(rows));
-  const freshText = copyInto && fresh.length > 0 ? copyRows(fresh, copyInto) : json(fresh);
-  return { count: fresh.length + repeats.length, fresh: freshText, repeats: json(repeats), freshCounts: countsOf(fresh) };
+  const batch = { count: fresh.length + repeats.length, repeats: json(repeats) };
+  if (!copyInto || fresh.length === 0) return { ...batch, fresh: json(fresh), freshCounts: zeroCounts };
+  const freshCounts = fresh.reduce(
+    (counts, [, email, phone, , , , , status]) => sumCounts(counts, countsOf({ email, phone, status: status ?? 'active' })),
+    zeroCounts,
+  );
+  return { ...batch, fresh: copyRows(fresh, copyInto), freshCounts };
 }
 
 async function read(job: ReaderJob, port: NonNullable<typeof parentPort>): Promise<void> {

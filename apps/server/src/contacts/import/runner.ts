@@ -15,6 +15,7 @@ import { Worker } from 'node:worker_threads';
 import type { ErrorKey, Language } from '@herald/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { type DatabaseHandle, type Db, type Dialect, isUniqueViolation } from '../../db/database.js';
+import { type CountDelta, sumCounts, zeroCounts } from '../counts.js';
 import * as q from '../queries.js';
 import type { CopyTarget } from './copy-rows.js';
 import { attributeNamesOf, type Mapping } from './normalise.js';
@@ -211,9 +212,9 @@ export class ImportRunner {
         const mergeJob = { ...job, now: Date.now() };
         const copyInto = copying ? { accountId: job.accountId, listId: job.listId, now: mergeJob.now } : undefined;
         let staged = 0;
-        let added = q.zeroCounts;
+        let added = zeroCounts;
         await this.#readFile(job, state, copyInto, async (batch) => {
-          added = q.sumCounts(added, await q.insertBatch(trx, mergeJob, batch, copying ? connection : null));
+          added = sumCounts(added, await q.insertBatch(trx, mergeJob, batch, copying ? connection : null));
           staged += batch.count;
         });
         await startSaving();
@@ -238,7 +239,7 @@ export class ImportRunner {
    * The list's counts (`added` to them, else counted afresh), its attribute names and the import's outcome, in the
    * transaction that brought the rows in.
    */
-  async #finish(trx: Db, job: ImportJob, state: JobState, counts: q.MergeCounts, added?: q.CountDelta): Promise<void> {
+  async #finish(trx: Db, job: ImportJob, state: JobState, counts: q.MergeCounts, added?: CountDelta): Promise<void> {
     if (added) await q.addToCounts(trx, job.accountId, job.listId, added);
     else await q.recountList(trx, job.accountId, job.listId);
     await this.#addAttributeNames(trx, job);
