@@ -3,7 +3,6 @@
  * (status processing, lease_until). A worker that dies leaves its leases to run out; they are then
  * handed back, so the only possible duplicate is a message accepted in the instant before its status was written.
  */
-import type { MessageStatus } from '@herald/shared';
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../db/database.js';
 import { applyRollupDeltas, applyTransitions, countInto, type LedgerMessage } from '../messages/ledger.js';
@@ -28,38 +27,54 @@ export interface QueueOptions {
   leaseMs: number;
 }
 
+/** What a claim reads of a message: the columns a ClaimedMessage carries (each column read costs, per message). */
+const CLAIMED_COLUMNS = [
+  'id',
+  'account_id',
+  'campaign_id',
+  'channel',
+  'created_at',
+  'status',
+  'config_id',
+  'lane',
+  'recipient',
+  'contact_id',
+  'template_id',
+  'payload',
+  'route_group_id',
+  'route_config_id',
+  'attempts',
+  'locale',
+] as const;
+
+/** Lanes in the order they are claimed: 0 is the priority lane (the API's), 1 bulk (campaigns). */
+const LANES = [0, 1];
+
 export class DbQueue {
   constructor(private readonly options: QueueOptions) {}
 
-  /** Claims up to `limit` due messages, priority lane first, skipping campaigns that are not sending. */
+  /**
+   * Claims up to `limit` due messages: those of no campaign (the API's) first, lane by lane, then those of each sending
+   * campaign, oldest campaign first. Each read walks messages_due_idx within one campaign and lane from its due range,
+   * so waiting messages of paused campaigns, or messages due later (retries, a spent day limit), are never read past.
+   */
   async claim(limit: number, now = Date.now()): Promise<ClaimedMessage[]> {
-    const { db, dialect, owner, leaseMs } = this.options;
+    const { db, owner, leaseMs } = this.options;
     return db.transaction().execute(async (trx) => {
-      // Written so both databases walk the partial index messages_waiting_idx in (lane, id) order and stop at
-      // `limit`: with bound status values and an IN-subquery, SQLite read and sorted every waiting message instead.
-      let query = trx
-        .selectFrom('messages')
-        .selectAll()
-        .where(sql<boolean>`status in ('unsent', 'resending')`)
-        .where('next_attempt_at', '<=', now)
-        .where((eb) =>
-          eb.or([
-            eb('campaign_id', 'is', null),
-            eb.exists(
-              eb
-                .selectFrom('campaigns')
-                .select('campaigns.id')
-                .whereRef('campaigns.id', '=', 'messages.campaign_id')
-                .where('campaigns.state', '=', 'sending'),
-            ),
-          ]),
-        )
-        .orderBy('lane')
-        .orderBy('id')
-        .limit(limit);
-      // Concurrent workers on PostgreSQL each take different rows instead of waiting on one another.
-      if (dialect === 'postgres') query = query.forUpdate().skipLocked();
-      const rows = await query.execute();
+      const rows: Awaited<ReturnType<DbQueue['dueMessages']>> = [];
+      const take = async (campaignId: number | null) => {
+        for (const lane of LANES) {
+          if (rows.length < limit) rows.push(...(await this.dueMessages(trx, campaignId, lane, limit - rows.length, now)));
+        }
+      };
+      await take(null);
+      if (rows.length < limit) {
+        const sending = await trx.selectFrom('campaigns').select('id').where('state', '=', 'sending').orderBy('id').execute();
+        for (const campaign of sending) {
+          if (rows.length === limit) break;
+          await take(Number(campaign.id));
+        }
+      }
       if (rows.length === 0) return [];
       await trx
         .updateTable('messages')
@@ -78,7 +93,7 @@ export class DbQueue {
           campaignId: row.campaign_id === null ? null : Number(row.campaign_id),
           channel: row.channel,
           createdAt: Number(row.created_at),
-          status: row.status as MessageStatus,
+          status: 'processing',
           configId: row.config_id === null ? null : Number(row.config_id),
           lane: Number(row.lane),
           recipient: row.recipient,
@@ -90,13 +105,31 @@ export class DbQueue {
           attempts: Number(row.attempts),
           locale: row.locale,
         };
-        countInto(deltas, message, message.configId, message.status, -1);
+        countInto(deltas, message, message.configId, row.status, -1);
         countInto(deltas, message, message.configId, 'processing', +1);
-        return { ...message, status: 'processing' };
+        return message;
       });
       await applyRollupDeltas(trx, deltas);
       return claimed;
     });
+  }
+
+  /** Up to `limit` due waiting messages of one campaign (null: none, the API's) and lane, in due then id order. */
+  private dueMessages(trx: Db, campaignId: number | null, lane: number, limit: number, now: number) {
+    // The status test is a literal, as the partial index states it: SQLite uses a partial index only then.
+    let query = trx
+      .selectFrom('messages')
+      .select(CLAIMED_COLUMNS)
+      .where('campaign_id', campaignId === null ? 'is' : '=', campaignId)
+      .where('lane', '=', lane)
+      .where(sql<boolean>`status in ('unsent', 'resending')`)
+      .where('next_attempt_at', '<=', now)
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(limit);
+    // Concurrent workers on PostgreSQL each take different rows instead of waiting on one another.
+    if (this.options.dialect === 'postgres') query = query.forUpdate().skipLocked();
+    return query.execute();
   }
 
   /**

@@ -148,6 +148,45 @@ describe('dispatch', () => {
     expect(claimed[0]?.recipient).toBe('api@example.com');
   });
 
+  it('claims only due messages of sending campaigns: the API first, then campaigns oldest first, paused ones left waiting', async () => {
+    const { accountId } = await newAccount();
+    const now = Date.now();
+    const campaign = async (state: string) =>
+      Number(
+        (
+          await t.database.db
+            .insertInto('campaigns')
+            .values({ account_id: accountId, name: state, channel: 'EMAIL', state, created_at: now, updated_at: now })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+    const paused = await campaign('paused');
+    const older = await campaign('sending');
+    const newer = await campaign('sending');
+    const tomorrow = now + 86_400_000;
+    await insert(t, emails(accountId, ['paused1@example.com', 'paused2@example.com'], { campaignId: paused, lane: 1 }));
+    await insert(t, emails(accountId, ['newer@example.com'], { campaignId: newer, lane: 1 }));
+    await insert(t, emails(accountId, ['later@example.com'], { campaignId: older, lane: 1, nextAttemptAt: tomorrow }));
+    await insert(t, emails(accountId, ['older@example.com'], { campaignId: older, lane: 1 }));
+    await insert(t, emails(accountId, ['api-later@example.com'], { nextAttemptAt: tomorrow }));
+    await insert(t, emails(accountId, ['api@example.com']));
+    const queue = dispatcherFor(t).queue;
+    // Other tests' messages share the database: only this account's are looked at.
+    const claim = async (at: number) =>
+      (await queue.claim(100, at)).filter((message) => message.accountId === accountId).map((message) => message.recipient);
+    expect(await claim(now + 1000)).toEqual(['api@example.com', 'older@example.com', 'newer@example.com']);
+    expect(await statusCounts(t, accountId)).toEqual({ processing: 3, unsent: 4 });
+    expect(await claim(now + 1000)).toEqual([]);
+    await t.database.db.updateTable('campaigns').set({ state: 'sending' }).where('id', '=', paused).execute();
+    expect(await claim(tomorrow)).toEqual([
+      'api-later@example.com',
+      'paused1@example.com',
+      'paused2@example.com',
+      'later@example.com',
+    ]);
+  });
+
   it('hands back the leases of a worker that died, and every message is sent exactly once', async () => {
     const { accountId } = await newAccount();
     await insert(

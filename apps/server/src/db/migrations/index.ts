@@ -16,6 +16,7 @@ import { statisticsSpeed } from './0013_statistics_speed.js';
 import { dailyRollup } from './0014_daily_rollup.js';
 import { sandboxReceipts } from './0015_sandbox_receipts.js';
 import { contactsListKey } from './0016_contacts_list_key.js';
+import { waitingByCampaign } from './0017_waiting_by_campaign.js';
 
 export const migrations: Record<string, PortableMigration> = {
   '0001_accounts': accounts,
@@ -34,4 +35,5 @@ export const migrations: Record<string, PortableMigration> = {
   '0014_daily_rollup': dailyRollup,
   '0015_sandbox_receipts': sandboxReceipts,
   '0016_contacts_list_key': contactsListKey,
+  '0017_waiting_by_campaign': waitingByCampaign,
 };
