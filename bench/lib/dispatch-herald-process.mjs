@@ -1,6 +1,6 @@
 // Herald's side of bench/dispatch.ts: the built server (`npm run build` first) in a plain node process, so the peak
 // RSS is Herald's own (engine threads included), as in production. Opens the seeded data directory, starts the
-// campaign and the sending workers, waits for the campaign to be sent, and reports elapsed time, RSS and CPU. Receives
+// sending workers and then the campaign, waits for the campaign to be sent, and reports elapsed time, RSS and CPU. Receives
 // { dataDir, campaignId, token }; answers { elapsedMs, readyRssMb, peakRssMb, peakHeapMb, cpuMs }.
 import '../../apps/server/dist/lib/heap.js';
 import path from 'node:path';
@@ -27,6 +27,9 @@ process.once('message', async (job) => {
     ...(threads > 0 ? { engineThreads: { count: threads, sqliteFile } } : {}),
   });
   await app.ready();
+  // Sending workers run before the campaign starts, as in `herald serve`: their start-up is not the campaign's time.
+  await app.engine.start();
+  app.campaigns.start();
   const readyRss = process.memoryUsage().rss;
   let peakRss = readyRss;
   let peakHeap = 0;
@@ -45,8 +48,6 @@ process.once('message', async (job) => {
     payload: {},
   });
   if (start.statusCode !== 200) throw new Error(`start: ${start.body}`);
-  await app.engine.start();
-  app.campaigns.start();
   for (;;) {
     const row = await database.db
       .selectFrom('campaigns')

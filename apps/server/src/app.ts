@@ -236,7 +236,14 @@ export async function buildApp({
   });
   await app.register(providerRoutes, providerDeps);
   await app.register(hookRoutes, hooksDeps);
-  await app.register(campaignRoutes, { db, notify: wakeEngine });
+  // A started or resumed campaign is materialised now, not at the supervisor's next tick.
+  await app.register(campaignRoutes, {
+    db,
+    notify: () => {
+      supervisor.poke();
+      wakeEngine();
+    },
+  });
   await app.register(trackingRoutes, { db, tracking });
   await app.register(feedbackRoutes, {
     db,
