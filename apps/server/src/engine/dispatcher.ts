@@ -71,6 +71,11 @@ export const IN_FLIGHT_WINDOW = DEFAULT_CONCURRENCY * 2 * DEFAULT_SEND_CHUNK;
 const RECEIPT_GATHER_MS = 50;
 /** Transitions per group transaction of the send chunks' statuses. */
 const MAX_STATUS_GROUP = 1000;
+/**
+ * Chunk statuses wait this long for those of other batches in flight, to share a transaction: a commit costs more
+ * than the wait, which a batch spends sending its next chunk anyway (it awaits a chunk's write before the next one's).
+ */
+const STATUS_GATHER = { items: 200, ms: 10 };
 
 interface PendingReceipt {
   configId: number;
@@ -107,10 +112,14 @@ export class Dispatcher {
     this.pollMs = options.pollMs ?? 250;
     this.leaseMs = options.leaseMs ?? 120_000;
     this.queue = new DbQueue({ db: options.db, dialect: options.dialect, owner: options.owner, leaseMs: this.leaseMs });
-    this.chunkStatuses = new GroupCommit(async (transitions) => {
-      const moved = await applyTransitions(options.db, transitions);
-      return transitions.map((transition) => moved.has(transition.message.id));
-    }, MAX_STATUS_GROUP);
+    this.chunkStatuses = new GroupCommit(
+      async (transitions) => {
+        const moved = await applyTransitions(options.db, transitions);
+        return transitions.map((transition) => moved.has(transition.message.id));
+      },
+      MAX_STATUS_GROUP,
+      STATUS_GATHER,
+    );
     options.pool.onDeliveryReport((configId, report) => this.receiveReport(configId, report, RECEIPT_RETRIES));
   }
 

@@ -39,4 +39,28 @@ describe('group commit', () => {
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((results[2] as PromiseFulfilledResult<number[]>).value).toEqual([2]);
   });
+
+  it('with gather, waits up to its time for more items, and starts at once when it holds enough', async () => {
+    const gathered = (gather: { items: number; ms: number }) => {
+      const commits: number[][] = [];
+      const group = new GroupCommit<number, number>(
+        async (items) => {
+          commits.push([...items]);
+          return [...items];
+        },
+        100,
+        gather,
+      );
+      return { group, commits };
+    };
+    const waiting = gathered({ items: 100, ms: 30 });
+    const first = waiting.group.write([1]);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await Promise.all([first, waiting.group.write([2])]);
+    expect(waiting.commits).toEqual([[1, 2]]);
+    // A minute's wait would outlast the test: enough items must start the group at once.
+    const full = gathered({ items: 4, ms: 60_000 });
+    await Promise.all([full.group.write([3, 4]), full.group.write([5, 6])]);
+    expect(full.commits).toEqual([[3, 4, 5, 6]]);
+  });
 });
