@@ -54,3 +54,11 @@ export async function pickOption(page: Page, select: Locator, option: string): P
   await select.click();
   await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click();
 }
+
+/** Opens a dropdown menu and clicks this item once the menu has finished sliding open. */
+export async function pickMenuItem(trigger: Locator, item: Locator): Promise<void> {
+  await trigger.click();
+  // A click retried on the sliding item scrolls the page, and the menu follows the sticky header a frame late: a miss.
+  await expect(item.page().locator('.ant-dropdown:not([class*="ant-slide-up"])').filter({ has: item })).toBeVisible();
+  await item.click();
+}

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { expectDashboard, PASSWORD, signedIn, uniqueEmail } from './fixtures';
+import { expectDashboard, PASSWORD, pickMenuItem, signedIn, uniqueEmail } from './fixtures';
 
 test('sign up, log out, fail a log-in, then log in', async ({ page }) => {
   const email = uniqueEmail('signup');
@@ -14,8 +14,7 @@ test('sign up, log out, fail a log-in, then log in', async ({ page }) => {
   await page.getByTestId('signup-submit').click();
   await expectDashboard(page);
 
-  await page.getByTestId('avatar-menu').click();
-  await page.getByTestId('avatar-menu-logout').click();
+  await pickMenuItem(page.getByTestId('avatar-menu'), page.getByTestId('avatar-menu-logout'));
   await expect(page).toHaveURL(/\/login\?redirect=%2Fdashboard/);
 
   await page.getByTestId('login-username').fill(`  ${email}  `);
@@ -55,8 +54,7 @@ test('switch the language to Russian and back to English', async ({ page, reques
   const sidebar = page.getByTestId('sidebar');
   const english = await sidebar.textContent();
 
-  await page.getByTestId('language-select').click();
-  await page.getByTestId('lang-option-ru').click();
+  await pickMenuItem(page.getByTestId('language-select'), page.getByTestId('lang-option-ru'));
   await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
   await expect.poll(() => sidebar.textContent()).not.toBe(english);
   await expect(page.getByText('Язык изменён')).toBeVisible();
@@ -64,8 +62,7 @@ test('switch the language to Russian and back to English', async ({ page, reques
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
 
-  await page.getByTestId('language-select').click();
-  await page.getByTestId('lang-option-en').click();
+  await pickMenuItem(page.getByTestId('language-select'), page.getByTestId('lang-option-en'));
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   await expect.poll(() => sidebar.textContent()).toBe(english);
 });
@@ -74,8 +71,7 @@ test('open tabs, close one, close all but the dashboard', async ({ page, request
   await signedIn(request, context, baseURL!);
   await page.goto('/configs/providers');
   await expect(page.getByTestId('tab-/configs/providers')).toBeVisible();
-  await page.getByTestId('avatar-menu').click();
-  await page.getByTestId('avatar-menu-account').click();
+  await pickMenuItem(page.getByTestId('avatar-menu'), page.getByTestId('avatar-menu-account'));
   await expect(page).toHaveURL(/\/settings\/account$/);
   await expect(page.getByTestId('tab-/settings/account')).toBeVisible();
   await expect(page.getByTestId('tab-/configs/providers')).toBeVisible();
