@@ -282,7 +282,7 @@ console.log(
 );
 console.log(
   `Herald ${channel} campaign end to end: ${perSecond.toFixed(0)} msgs/s in ${(herald.elapsedMs / 1000).toFixed(1)} s, ` +
-    `${(herald.cpuMs / count).toFixed(2)} ms CPU per message in Herald, RSS ${herald.readyRssMb.toFixed(0)} MB at start, ` +
+    `${((herald.cpuMs / count) * 1000).toFixed(0)} µs CPU per message in Herald, RSS ${herald.readyRssMb.toFixed(0)} MB at start, ` +
     `peak RSS ${herald.peakRssMb.toFixed(0)} MB, peak heap ${herald.peakHeapMb.toFixed(0)} MB`,
 );
 console.log(
