@@ -41,11 +41,12 @@ async function listWith(
     .values({ account_id: account.accountId, name: `List ${now}-${Math.random()}`, created_at: now, updated_at: now } as never)
     .returning('id')
     .executeTakeFirstOrThrow();
-  if (contacts.length > 0) {
+  // A thousand rows per insert keeps each statement under SQLite's bound-parameter limit.
+  for (let start = 0; start < contacts.length; start += 1000) {
     await t.database.db
       .insertInto('contacts')
       .values(
-        contacts.map((contact) => ({
+        contacts.slice(start, start + 1000).map((contact) => ({
           account_id: account.accountId,
           list_id: Number(list.id),
           email: contact.email ?? null,
@@ -243,6 +244,43 @@ describe('campaigns', () => {
     } finally {
       await smsc.close();
     }
+  });
+
+  it('puts every recipient of a large list in the ledger in one supervisor tick, chunk after chunk', async () => {
+    const account = await newAccount();
+    // Two and a half of the supervisor's 10,000-recipient chunks.
+    const recipients = 25_000;
+    const listId = await listWith(
+      account,
+      Array.from({ length: recipients }, (_, i) => ({ email: `r${i}-${account.accountId}@example.com` })),
+    );
+    const templateName = await template(account, {
+      name: `large-${account.accountId}`,
+      channel: 'EMAIL',
+      subject: 'Hi',
+      html: '<p>Hi {{ contact.email }}</p>',
+    });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/campaigns',
+      headers: account.headers,
+      payload: { name: 'Large', channel: 'EMAIL', listId, templateName },
+    });
+    const id = created.json().id;
+    const started = await t.app.inject({
+      method: 'POST',
+      url: `/api/data/campaigns/${id}/start`,
+      headers: account.headers,
+      payload: {},
+    });
+    expect(started.json().state).toBe('sending');
+
+    await t.app.campaigns.tick();
+    const campaign = (await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${id}`, headers: account.headers })).json();
+    expect(campaign).toMatchObject({ state: 'sending', total: recipients });
+    expect(await statusCounts(t, account.accountId)).toEqual({ unsent: recipients });
+    // Cancelled, so the tests after this one do not send its messages.
+    await t.app.inject({ method: 'POST', url: `/api/data/campaigns/${id}/cancel`, headers: account.headers, payload: {} });
   });
 
   it('refuses an empty list and a selection without an active config, with the spec messages', async () => {
