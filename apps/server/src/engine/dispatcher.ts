@@ -9,7 +9,7 @@ import { GroupCommit } from '../lib/group-commit.js';
 import { applyTransitions, type LedgerMessage, type Transition } from '../messages/ledger.js';
 import type { ChannelPool } from '../providers/channel-pool.js';
 import type { ContentResolver, FallbackRoute } from './content.js';
-import { ConfigHealth, OPEN_FOR_MS } from './health.js';
+import { ConfigHealth } from './health.js';
 import { nextPeriodStart, release, reserve } from './limits.js';
 import { type ClaimedMessage, DbQueue } from './queue.js';
 import { RouteBook, type RouteConfig } from './routing.js';
@@ -59,6 +59,7 @@ interface Routed {
 }
 
 const RECEIPT_RETRIES = 30;
+const BREAKER_RETRY_MIN_MS = 1000;
 /** Receipts applied in one go at most, and how long the first of them waits for others. */
 const RECEIPT_BATCH = 500;
 const DEFAULT_CONCURRENCY = 4;
@@ -491,7 +492,15 @@ export class Dispatcher {
         nextAttemptAt: nextPeriodStart(now, item.limitSpent),
       };
     }
-    return { message: item.message, to: 'unsent', detail: 'every configuration is failing', nextAttemptAt: now + OPEN_FOR_MS };
+    // Due again when the first of its configs' circuit breakers closes (not a whole open period after this batch),
+    // and never sooner than a second from now.
+    const reopens = Math.min(...item.candidates.map((config) => this.health.reopensAt(config.id)));
+    return {
+      message: item.message,
+      to: 'unsent',
+      detail: 'every configuration is failing',
+      nextAttemptAt: Math.max(now + BREAKER_RETRY_MIN_MS, reopens),
+    };
   }
 
   /** A receipt may arrive before the sent status is written; it is retried for a while before being dropped. */

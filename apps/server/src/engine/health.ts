@@ -12,6 +12,11 @@ export class ConfigHealth {
     return !entry || entry.openUntil <= now;
   }
 
+  /** When the config's breaker lets messages through again (0: it is closed). */
+  reopensAt(configId: number): number {
+    return this.state.get(configId)?.openUntil ?? 0;
+  }
+
   succeeded(configId: number): void {
     this.state.delete(configId);
   }

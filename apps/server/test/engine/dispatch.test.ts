@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES_TO_OPEN, OPEN_FOR_MS } from '../../src/engine/health.js';
 import { canMove } from '../../src/messages/status.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
@@ -117,6 +118,20 @@ describe('dispatch', () => {
     }
     expect(await statusCounts(t, accountId)).toEqual({ failed: 1 });
     expect(await rollupCounts(t, accountId)).toEqual({ failed: 1 });
+  });
+
+  it('waits for a config whose circuit breaker is open until the breaker closes', async () => {
+    const { token, accountId } = await newAccount();
+    const failing = await createConfig(token, { name: 'Failing', type: 'smtp', settings: smtpTo(1) });
+    const [id] = await insert(t, emails(accountId, ['wait@example.com'], { routeConfigId: failing }));
+    const dispatcher = dispatcherFor(t);
+    const now = Date.now();
+    // Opened 20 s ago: it closes in 10 s.
+    for (let failure = 0; failure < FAILURES_TO_OPEN; failure++) dispatcher.health.failed(failing, now - 20_000);
+    await dispatcher.runOnce(now);
+    const row = await t.database.db.selectFrom('messages').selectAll().where('id', '=', id!).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'unsent', attempts: 0, detail: 'every configuration is failing' });
+    expect(Number(row.next_attempt_at)).toBe(now - 20_000 + OPEN_FOR_MS);
   });
 
   it('filters an SMS no config serves, and routes by country filter', async () => {
