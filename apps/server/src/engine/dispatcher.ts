@@ -18,6 +18,8 @@ import type { EngineThreads, ThreadsLog } from './threads.js';
 export const MAX_ATTEMPTS = 5;
 const RETRY_BASE_MS = 30_000;
 const RETRY_MAX_MS = 60 * 60 * 1000;
+/** A message waiting for its configs' circuit breakers is not due again sooner than this. */
+const BREAKER_RETRY_MIN_MS = 1000;
 
 /** 30 s, 1 min, 2 min … capped at an hour. */
 export function retryDelay(attempts: number): number {
@@ -59,7 +61,6 @@ interface Routed {
 }
 
 const RECEIPT_RETRIES = 30;
-const BREAKER_RETRY_MIN_MS = 1000;
 /** Receipts applied in one go at most, and how long the first of them waits for others. */
 const RECEIPT_BATCH = 500;
 const DEFAULT_CONCURRENCY = 4;
@@ -492,8 +493,7 @@ export class Dispatcher {
         nextAttemptAt: nextPeriodStart(now, item.limitSpent),
       };
     }
-    // Due again when the first of its configs' circuit breakers closes (not a whole open period after this batch),
-    // and never sooner than a second from now.
+    // Due again when the first of its configs' circuit breakers closes, not a whole open period after this batch.
     const reopens = Math.min(...item.candidates.map((config) => this.health.reopensAt(config.id)));
     return {
       message: item.message,

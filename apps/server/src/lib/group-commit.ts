@@ -19,7 +19,6 @@ export interface Gather {
 
 export class GroupCommit<T, R> {
   private waiting: Waiting<T, R>[] = [];
-  private waitingItems = 0;
   private writing = false;
   private gathering: NodeJS.Timeout | undefined;
 
@@ -33,9 +32,8 @@ export class GroupCommit<T, R> {
   write(items: readonly T[]): Promise<R[]> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ items, resolve, reject });
-      this.waitingItems += items.length;
       if (this.writing) return;
-      if (this.gather && this.waitingItems < this.gather.items) {
+      if (this.gather && this.waiting.reduce((sum, entry) => sum + entry.items.length, 0) < this.gather.items) {
         this.gathering ??= setTimeout(() => this.begin(), this.gather.ms);
         return;
       }
@@ -60,7 +58,6 @@ export class GroupCommit<T, R> {
       while (this.waiting.length > 0 && (group.length === 0 || count + this.waiting[0]!.items.length <= this.maxItems)) {
         const next = this.waiting.shift()!;
         count += next.items.length;
-        this.waitingItems -= next.items.length;
         group.push(next);
       }
       try {
