@@ -78,6 +78,9 @@ const MAX_STATUS_GROUP = 1000;
  * than the wait, which a batch spends sending its next chunk anyway (it awaits a chunk's write before the next one's).
  */
 const STATUS_GATHER = { items: 200, ms: 10 };
+/** A failed write of sent statuses (the database away) is tried again after this long, doubling up to the max. */
+const STATUS_RETRY_MIN_MS = 100;
+const STATUS_RETRY_MAX_MS = 2000;
 
 interface PendingReceipt {
   configId: number;
@@ -116,7 +119,7 @@ export class Dispatcher {
     this.queue = new DbQueue({ db: options.db, dialect: options.dialect, owner: options.owner, leaseMs: this.leaseMs });
     this.chunkStatuses = new GroupCommit(
       async (transitions) => {
-        const moved = await applyTransitions(options.db, transitions);
+        const moved = await this.untilWritten(() => applyTransitions(options.db, transitions), transitions.length);
         return transitions.map((transition) => moved.has(transition.message.id));
       },
       MAX_STATUS_GROUP,
@@ -381,6 +384,24 @@ export class Dispatcher {
       pending = next;
     }
     return { exhausted, refused };
+  }
+
+  /**
+   * The statuses of messages a provider took are written whatever it takes: through a database outage the write is
+   * tried again until it lands, the batch waiting (sending nothing more) meanwhile. Given up, those messages would be
+   * sent again when their leases ran out. Its leases are renewed as soon as the database is back, and the write's
+   * compare-and-set keeps a retry whose first try did commit from counting twice. Stopping the engine ends the retries.
+   */
+  private async untilWritten<R>(write: () => Promise<R>, statuses: number): Promise<R> {
+    for (let delay = STATUS_RETRY_MIN_MS; ; delay = Math.min(delay * 2, STATUS_RETRY_MAX_MS)) {
+      try {
+        return await write();
+      } catch (error) {
+        if (!this.running) throw error;
+        this.options.log?.error({ err: error, statuses, retryInMs: delay }, 'writing sent statuses failed; trying again');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
   }
 
   /** Resolves the content of a chunk about to be sent; a message without content fails (into `written`) and is left out. */

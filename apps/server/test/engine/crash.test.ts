@@ -14,6 +14,7 @@ import { engineThreadCount } from '../../src/engine/threads.js';
 import { insertMessages } from '../../src/messages/ledger.js';
 import { TEST_DB } from '../helpers/app.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
+import { waitFor } from '../helpers/wait.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const PORT = 3170 + Math.floor(Math.random() * 20);
@@ -41,15 +42,6 @@ function startServer(): ChildProcess {
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );
-}
-
-async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 const healthy = async () => {

@@ -1,8 +1,10 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAILURES_TO_OPEN, OPEN_FOR_MS } from '../../src/engine/health.js';
 import { canMove } from '../../src/messages/status.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
+import { waitFor } from '../helpers/wait.js';
 import { accountIdOf, dispatcherFor, drain, emails, insert, rollupCounts, statusCounts } from './helpers.js';
 
 let t: TestApp;
@@ -229,6 +231,47 @@ describe('dispatch', () => {
       .where('account_id', '=', accountId)
       .execute();
     expect(inbox).toHaveLength(30);
+  });
+
+  it('keeps trying to write the statuses of sent messages through a database failure, so none is sent twice', async () => {
+    const { accountId } = await newAccount();
+    await insert(
+      t,
+      emails(
+        accountId,
+        Array.from({ length: 30 }, (_, i) => `outage${i}@example.com`),
+      ),
+    );
+    // The database refuses to record this account's sent statuses, as a server going away would, until the trigger goes.
+    const { db, dialect } = t.database;
+    if (dialect === 'postgres') {
+      await sql`create function refuse_sent() returns trigger language plpgsql as $$
+        begin raise exception 'the database is away'; end $$`.execute(db);
+      await sql`create trigger refuse_sent before update on messages for each row
+        when (new.status = 'sent' and new.account_id = ${sql.lit(accountId)}) execute function refuse_sent()`.execute(db);
+    } else {
+      await sql`create trigger refuse_sent before update on messages
+        when new.status = 'sent' and new.account_id = ${sql.lit(accountId)}
+        begin select raise(abort, 'the database is away'); end`.execute(db);
+    }
+    const inbox = () => db.selectFrom('sandbox_messages').select('recipient').where('account_id', '=', accountId).execute();
+    // A lease shorter than the failure: messages whose statuses were given up on would be handed back and sent again.
+    const dispatcher = dispatcherFor(t, { owner: 'outage-worker', batchSize: 10, leaseMs: 200, pollMs: 20 });
+    await dispatcher.start();
+    try {
+      await waitFor(async () => (await inbox()).length >= 30, 10_000, 'every message at the provider');
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(await statusCounts(t, accountId)).toEqual({ processing: 30 });
+    } finally {
+      await sql`drop trigger refuse_sent${sql.raw(dialect === 'postgres' ? ' on messages' : '')}`.execute(db);
+      if (dialect === 'postgres') await sql`drop function refuse_sent()`.execute(db);
+    }
+    await waitFor(async () => (await statusCounts(t, accountId)).sent === 30, 10_000, 'every status written');
+    await dispatcher.stop();
+    expect(await rollupCounts(t, accountId)).toEqual({ sent: 30 });
+    const received = (await inbox()).map((row) => row.recipient);
+    expect(received).toHaveLength(30);
+    expect(new Set(received).size).toBe(30);
   });
 
   it('stops at exactly the day limit and leaves the rest waiting for tomorrow', async () => {

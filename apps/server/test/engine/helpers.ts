@@ -5,7 +5,10 @@ import { Dispatcher } from '../../src/engine/dispatcher.js';
 import { insertMessages, type NewMessage } from '../../src/messages/ledger.js';
 import type { TestApp } from '../helpers/app.js';
 
-export function dispatcherFor(t: TestApp, options: { owner?: string; batchSize?: number; leaseMs?: number } = {}): Dispatcher {
+export function dispatcherFor(
+  t: TestApp,
+  options: { owner?: string; batchSize?: number; leaseMs?: number; pollMs?: number } = {},
+): Dispatcher {
   return new Dispatcher({
     db: t.database.db,
     dialect: t.database.dialect,
@@ -14,6 +17,7 @@ export function dispatcherFor(t: TestApp, options: { owner?: string; batchSize?:
     owner: options.owner ?? 'test-worker',
     batchSize: options.batchSize ?? 50,
     leaseMs: options.leaseMs ?? 60_000,
+    ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
   });
 }
 

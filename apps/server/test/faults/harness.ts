@@ -14,25 +14,13 @@ import type { Config } from '../../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { signUp, testConfig } from '../helpers/app.js';
+import { waitFor } from '../helpers/wait.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 /** Leases run out this fast in the fault suite, so a dead worker's messages come back within seconds. */
 export const FAULT_LEASE_MS = 4000;
 /** What a dead worker can leave half-done: the dispatcher's in-flight window. */
 export { IN_FLIGHT_WINDOW as ENGINE_WINDOW } from '../../src/engine/dispatcher.js';
-
-export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if (await check()) return;
-    } catch {
-      // The database may be down on purpose in the middle of a scenario: try again.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
 
 export interface Account {
   accountId: number;

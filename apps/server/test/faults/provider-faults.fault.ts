@@ -11,7 +11,8 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PrivatePostgres, startPrivatePostgres } from '../helpers/private-services.js';
 import { type SmppTestServer, startSmppServer } from '../helpers/smpp-server.js';
-import { HeraldUnderTest, printTally, tally, type WorkerProcess, waitFor } from './harness.js';
+import { waitFor } from '../helpers/wait.js';
+import { HeraldUnderTest, printTally, tally, type WorkerProcess } from './harness.js';
 
 let postgres: PrivatePostgres;
 let herald: HeraldUnderTest;

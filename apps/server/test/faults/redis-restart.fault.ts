@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PrivatePostgres, type PrivateRedis, startPrivatePostgres, startPrivateRedis } from '../helpers/private-services.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
-import { ENGINE_WINDOW, HeraldUnderTest, printTally, tally, waitFor } from './harness.js';
+import { waitFor } from '../helpers/wait.js';
+import { ENGINE_WINDOW, HeraldUnderTest, printTally, tally } from './harness.js';
 
 const TOTAL = 900;
 const OUTAGE_MS = 3000;

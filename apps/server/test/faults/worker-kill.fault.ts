@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PrivatePostgres, startPrivatePostgres } from '../helpers/private-services.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
-import { ENGINE_WINDOW, HeraldUnderTest, printTally, tally, waitFor } from './harness.js';
+import { waitFor } from '../helpers/wait.js';
+import { ENGINE_WINDOW, HeraldUnderTest, printTally, tally } from './harness.js';
 
 // More than one worker leases at once (4 batches of 200), so both have a share to send when one is killed.
 const TOTAL = 1600;

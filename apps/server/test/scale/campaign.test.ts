@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IN_FLIGHT_WINDOW } from '../../src/engine/dispatcher.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
+import { waitFor } from '../helpers/wait.js';
 import {
   arrivals,
   campaignStatuses,
@@ -15,7 +16,6 @@ import {
   scaleSkipReason,
   startCampaign,
   startCluster,
-  waitFor,
 } from './helpers.js';
 
 const skipReason = await scaleSkipReason();

@@ -20,6 +20,7 @@ import {
   TEST_REDIS_URL,
   type TestApp,
 } from '../helpers/app.js';
+import { waitFor } from '../helpers/wait.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const REDIS_URL = TEST_REDIS_URL;
@@ -136,15 +137,6 @@ export function stopProcess(child: ChildProcess): Promise<void> {
     });
     child.kill('SIGTERM');
   });
-}
-
-export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** A list of `count` contacts with addresses `<tag><i>@example.com`, written straight to the database. */

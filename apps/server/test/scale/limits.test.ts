@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMessages } from '../../src/messages/ledger.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
-import { arrivals, providerConfig, type ScaleCluster, scaleSkipReason, startCluster, waitFor } from './helpers.js';
+import { waitFor } from '../helpers/wait.js';
+import { arrivals, providerConfig, type ScaleCluster, scaleSkipReason, startCluster } from './helpers.js';
 
 const skipReason = await scaleSkipReason();
 if (skipReason) console.warn(`scale-mode limit tests skipped: ${skipReason}`);

@@ -4,6 +4,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait.js';
 import {
   campaignStatuses,
   listOf,
@@ -12,7 +13,6 @@ import {
   scaleSkipReason,
   startCampaign,
   startCluster,
-  waitFor,
 } from './helpers.js';
 
 const skipReason = await scaleSkipReason();
