@@ -5,7 +5,7 @@
 import type { Selectable } from 'kysely';
 import type { OutgoingMessage } from '../channels/types.js';
 import type { ContactsTable } from '../contacts/tables.js';
-import type { Db } from '../db/database.js';
+import { type Db, inIds } from '../db/database.js';
 import { type ContentResolver, type FallbackRoute, payloadContent, type ResolvedContent } from '../engine/content.js';
 import type { ClaimedMessage } from '../engine/queue.js';
 import { variableValues } from '../templates/queries.js';
@@ -113,7 +113,7 @@ export class CampaignContent implements ContentResolver {
     const rows = await this.db
       .selectFrom('templates')
       .selectAll()
-      .where('id', 'in', [...new Set(ids)])
+      .where(inIds(this.db, 'id', [...new Set(ids)]))
       .execute();
     return new Map(rows.map((template) => [Number(template.id), template]));
   }
@@ -122,7 +122,7 @@ export class CampaignContent implements ContentResolver {
     const rows = await this.db
       .selectFrom('contacts')
       .select(['id', 'name', 'email', 'phone', 'language', 'time_zone', 'attributes', 'status'])
-      .where('id', 'in', [...new Set(ids)])
+      .where(inIds(this.db, 'id', [...new Set(ids)]))
       .execute();
     return new Map(rows.map((contact) => [Number(contact.id), contact]));
   }

@@ -10,9 +10,11 @@ import {
   type DatabaseConnection,
   type Driver,
   Kysely,
+  PostgresAdapter,
   PostgresDialect,
   type PostgresPoolClient,
   type QueryResult,
+  type RawBuilder,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
@@ -215,4 +217,19 @@ export async function checkDatabase(db: Db): Promise<boolean> {
 export function isUniqueViolation(error: unknown): boolean {
   const err = error as { code?: string; message?: string };
   return err?.code === '23505' || err?.code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** True on PostgreSQL, for the few statements whose best form differs between the two databases. */
+export function isPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * `column in (ids)` with the ids bound as one parameter (a JSON array on SQLite, an array on PostgreSQL): the statement
+ * is the same text for any number of ids, so it is prepared once and reused, and no query node is built per id.
+ */
+export function inIds(db: Db, column: string, ids: readonly number[]): RawBuilder<boolean> {
+  return isPostgres(db)
+    ? sql<boolean>`${sql.ref(column)} = any(${ids}::bigint[])`
+    : sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(ids)}))`;
 }

@@ -4,7 +4,7 @@
  * A message is `sent` only after its provider accepted it.
  */
 import type { DeliveryReport, OutgoingMessage, SendResult } from '../channels/types.js';
-import type { Db, Dialect } from '../db/database.js';
+import { type Db, type Dialect, inIds } from '../db/database.js';
 import { GroupCommit } from '../lib/group-commit.js';
 import { applyTransitions, type LedgerMessage, type Transition } from '../messages/ledger.js';
 import type { ChannelPool } from '../providers/channel-pool.js';
@@ -242,7 +242,11 @@ export class Dispatcher {
         .updateTable('messages')
         .set({ lease_until: now + this.leaseMs })
         .where('id', 'in', (eb) => {
-          const leased = eb.selectFrom('messages').select('id').where('id', 'in', chunk).where('status', '=', 'processing');
+          const leased = eb
+            .selectFrom('messages')
+            .select('id')
+            .where(inIds(db, 'id', chunk))
+            .where('status', '=', 'processing');
           // Rows a ledger transaction holds are leaving processing anyway; skipping them avoids a lock-order deadlock.
           return dialect === 'postgres' ? leased.forUpdate().skipLocked() : leased;
         })

@@ -4,7 +4,7 @@
  * handed back, so the only possible duplicate is a message accepted in the instant before its status was written.
  */
 import { sql } from 'kysely';
-import type { Db, Dialect } from '../db/database.js';
+import { type Db, type Dialect, inIds } from '../db/database.js';
 import { applyRollupDeltas, applyTransitions, countInto, type LedgerMessage } from '../messages/ledger.js';
 
 export interface ClaimedMessage extends LedgerMessage {
@@ -80,9 +80,11 @@ export class DbQueue {
         .updateTable('messages')
         .set({ status: 'processing', lease_until: now + leaseMs, lease_owner: owner, updated_at: now })
         .where(
-          'id',
-          'in',
-          rows.map((row) => row.id),
+          inIds(
+            trx,
+            'id',
+            rows.map((row) => Number(row.id)),
+          ),
         )
         .execute();
       const deltas = new Map<string, number>();

@@ -4,8 +4,8 @@
  * and the hourly and daily rollups move one count from the old bucket to the new, all in one transaction.
  */
 import type { MessageStatus } from '@herald/shared';
-import { CompiledQuery, PostgresAdapter, sql } from 'kysely';
-import type { Db } from '../db/database.js';
+import { CompiledQuery, type RawBuilder, sql } from 'kysely';
+import { type Db, isPostgres } from '../db/database.js';
 import { enqueueStatusEvents } from '../webhooks/outbox.js';
 import { canMove } from './status.js';
 
@@ -201,9 +201,21 @@ function updateStatement(columns: readonly OptionalColumn[], toProcessing: boole
     returning messages.id, messages.template_id`;
 }
 
-/** Compiled statement texts by database, shape and row count: the engine writes the same few thousands of times. */
-const updateTexts = new Map<string, string>();
-const UPDATE_TEXTS_KEPT = 256;
+/** Compiled statement texts by database, statement and row count: the engine writes the same few thousands of times. */
+const statementTexts = new Map<string, string>();
+const STATEMENT_TEXTS_KEPT = 256;
+
+/** The text of a statement built for `key` on this database, compiled the first time only. */
+function statementText(db: Db, key: string, build: () => RawBuilder<unknown>): string {
+  const fullKey = `${isPostgres(db) ? 'postgres' : 'sqlite'} ${key}`;
+  let text = statementTexts.get(fullKey);
+  if (text === undefined) {
+    text = build().compile(db).sql;
+    if (statementTexts.size >= STATEMENT_TEXTS_KEPT) statementTexts.clear();
+    statementTexts.set(fullKey, text);
+  }
+  return text;
+}
 
 /**
  * One compare-and-set UPDATE … FROM (VALUES …) for transitions of one shape: each row moves only if it is still
@@ -218,15 +230,34 @@ async function updateChunk(trx: Db, chunk: readonly Transition[], now: number): 
     for (const [field] of columns) parameters.push(t[field] ?? null);
   }
   parameters.push(now);
-  const key = `${isPostgres(trx) ? 'postgres' : 'sqlite'} ${shapeOf(first)} ${chunk.length}`;
-  let text = updateTexts.get(key);
-  if (text === undefined) {
-    text = updateStatement(columns, first.to === 'processing', chunk.length).compile(trx).sql;
-    if (updateTexts.size >= UPDATE_TEXTS_KEPT) updateTexts.clear();
-    updateTexts.set(key, text);
-  }
+  const text = statementText(trx, `update ${shapeOf(first)} ${chunk.length}`, () =>
+    updateStatement(columns, first.to === 'processing', chunk.length),
+  );
   const result = await trx.executeQuery<{ id: number; template_id: number | null }>(CompiledQuery.raw(text, parameters));
   return new Map(result.rows.map((row) => [Number(row.id), row.template_id === null ? null : Number(row.template_id)]));
+}
+
+interface HistoryEvent {
+  message_id: number;
+  account_id: number;
+  status: string;
+  config_id: number | null;
+  detail: string | null;
+  at: number;
+}
+
+const EVENT_COLUMNS = ['message_id', 'account_id', 'status', 'config_id', 'detail', 'at'] as const;
+const EVENTS_PER_INSERT = 200;
+
+async function insertEvents(trx: Db, events: readonly HistoryEvent[]): Promise<void> {
+  const text = statementText(trx, `events ${events.length}`, () => {
+    const row = sql`(${sql.join(EVENT_COLUMNS.map(() => sql`${null}`))})`;
+    return sql`insert into message_events (${sql.raw(EVENT_COLUMNS.join(', '))})
+      values ${sql.join(Array.from({ length: events.length }, () => row))}`;
+  });
+  const parameters: unknown[] = [];
+  for (const event of events) for (const column of EVENT_COLUMNS) parameters.push(event[column]);
+  await trx.executeQuery(CompiledQuery.raw(text, parameters));
 }
 
 /**
@@ -250,14 +281,7 @@ export async function applyTransitions(db: Db, transitions: readonly Transition[
   if (seen.size === 0) return moved;
   await db.transaction().execute(async (trx) => {
     const deltas = new Map<RollupKey, number>();
-    const events: {
-      message_id: number;
-      account_id: number;
-      status: string;
-      config_id: number | null;
-      detail: string | null;
-      at: number;
-    }[] = [];
+    const events: HistoryEvent[] = [];
     for (const group of shapes.values()) {
       for (let i = 0; i < group.length; i += UPDATE_CHUNK) {
         const chunk = group.slice(i, i + UPDATE_CHUNK);
@@ -285,11 +309,7 @@ export async function applyTransitions(db: Db, transitions: readonly Transition[
     }
     // Before the history insert: the outbox reads each message's previous visible status from it.
     await enqueueStatusEvents(trx, events, now);
-    for (let i = 0; i < events.length; i += 200)
-      await trx
-        .insertInto('message_events')
-        .values(events.slice(i, i + 200))
-        .execute();
+    for (let i = 0; i < events.length; i += EVENTS_PER_INSERT) await insertEvents(trx, events.slice(i, i + EVENTS_PER_INSERT));
     await applyRollupDeltas(trx, deltas);
   });
   return moved;
@@ -400,10 +420,6 @@ const POSTGRES_INSERT_MESSAGES = `
     on conflict (${DAILY_KEY_COLUMNS}) do update set count = message_rollup_daily.count + excluded.count
   )
   select id from inserted order by id`;
-
-function isPostgres(db: Db): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
 
 /**
  * Persists new messages as unsent (counted in the rollup) before anything goes to a provider; inside the
