@@ -78,9 +78,9 @@ const MAX_STATUS_GROUP = 1000;
  * than the wait, which a batch spends sending its next chunk anyway (it awaits a chunk's write before the next one's).
  */
 const STATUS_GATHER = { items: 200, ms: 10 };
-/** A failed write of sent statuses (the database away) is tried again after this long, doubling up to the max. */
-const STATUS_RETRY_MIN_MS = 100;
-const STATUS_RETRY_MAX_MS = 2000;
+/** A write that must land (untilWritten) is tried again after this long, doubling up to the max. */
+const WRITE_RETRY_MIN_MS = 100;
+const WRITE_RETRY_MAX_MS = 2000;
 
 interface PendingReceipt {
   configId: number;
@@ -119,7 +119,7 @@ export class Dispatcher {
     this.queue = new DbQueue({ db: options.db, dialect: options.dialect, owner: options.owner, leaseMs: this.leaseMs });
     this.chunkStatuses = new GroupCommit(
       async (transitions) => {
-        const moved = await this.untilWritten(() => applyTransitions(options.db, transitions), transitions.length);
+        const moved = await this.untilWritten(() => applyTransitions(options.db, transitions), 'writing sent statuses');
         return transitions.map((transition) => moved.has(transition.message.id));
       },
       MAX_STATUS_GROUP,
@@ -319,7 +319,7 @@ export class Dispatcher {
             advance(item);
           }
           if (sending.length === 0) return;
-          let unused = 0;
+          let accepted = 0;
           // Pipelined: the next chunk's content is read while this one is sent, and a chunk's statuses are written
           // while the next one is sent. A crash can resend only the chunk in flight and the one being written.
           const prepare = (start: number) => {
@@ -331,58 +331,64 @@ export class Dispatcher {
             ready.catch(() => undefined);
             return ready;
           };
-          let prepared = prepare(0);
-          let writing: Promise<unknown> = Promise.resolve();
-          for (let i = 0; i < sending.length; i += this.sendChunk) {
-            const { chunk, written } = await prepared;
-            if (i + this.sendChunk < sending.length) prepared = prepare(i + this.sendChunk);
-            unused += Math.min(this.sendChunk, sending.length - i) - chunk.length;
-            const results = await this.send(config, chunk);
-            for (const item of chunk) {
-              const result = results.get(item.message.id) ?? {
-                id: item.message.id,
-                accepted: false,
-                transient: true,
-                error: 'the provider gave no answer',
-              };
-              if (result.accepted) {
-                this.health.succeeded(configId);
-                written.push({
-                  message: item.message,
-                  to: item.fallback ? 'sent_alternative' : 'sent',
-                  configId,
-                  providerMessageId: result.providerMessageId ?? null,
-                  detail: item.fallback ? (item.fallback.outcome.detail ?? null) : null,
-                  attempts: item.message.attempts + 1,
-                  ...(item.fallback ? { channel: item.fallback.channel, recipient: item.fallback.recipient } : {}),
-                });
+          try {
+            let prepared = prepare(0);
+            let writing: Promise<unknown> = Promise.resolve();
+            for (let i = 0; i < sending.length; i += this.sendChunk) {
+              const { chunk, written } = await prepared;
+              if (i + this.sendChunk < sending.length) prepared = prepare(i + this.sendChunk);
+              const results = await this.send(config, chunk);
+              for (const item of chunk) {
+                const result = results.get(item.message.id) ?? {
+                  id: item.message.id,
+                  accepted: false,
+                  transient: true,
+                  error: 'the provider gave no answer',
+                };
+                if (result.accepted) {
+                  accepted += 1;
+                  this.health.succeeded(configId);
+                  written.push({
+                    message: item.message,
+                    to: item.fallback ? 'sent_alternative' : 'sent',
+                    configId,
+                    providerMessageId: result.providerMessageId ?? null,
+                    detail: item.fallback ? (item.fallback.outcome.detail ?? null) : null,
+                    attempts: item.message.attempts + 1,
+                    ...(item.fallback ? { channel: item.fallback.channel, recipient: item.fallback.recipient } : {}),
+                  });
+                  item.content = null;
+                  continue;
+                }
+                if (result.transient) {
+                  this.health.failed(configId, now);
+                  item.transientError = result.error ?? 'temporary failure';
+                  advance(item);
+                  continue;
+                }
                 item.content = null;
-                continue;
+                const refusal: Transition = {
+                  message: item.message,
+                  to: 'failed',
+                  configId,
+                  detail: result.error ?? 'refused',
+                  attempts: item.message.attempts + 1,
+                };
+                if (item.fallback) written.push(this.fallbackFailed(item.fallback, refusal.detail!));
+                else refused.push(refusal);
               }
-              unused += 1;
-              if (result.transient) {
-                this.health.failed(configId, now);
-                item.transientError = result.error ?? 'temporary failure';
-                advance(item);
-                continue;
-              }
-              item.content = null;
-              const refusal: Transition = {
-                message: item.message,
-                to: 'failed',
-                configId,
-                detail: result.error ?? 'refused',
-                attempts: item.message.attempts + 1,
-              };
-              if (item.fallback) written.push(this.fallbackFailed(item.fallback, refusal.detail!));
-              else refused.push(refusal);
+              await writing;
+              writing = this.chunkStatuses.write(written);
+              writing.catch(() => undefined);
             }
             await writing;
-            writing = this.chunkStatuses.write(written);
-            writing.catch(() => undefined);
+          } finally {
+            // Every slot no provider used goes back, also when the batch fails part-way (its messages return with their leases).
+            await this.untilWritten(
+              () => release(db, configId, sending.length - accepted, now),
+              'giving back unused limit slots',
+            );
           }
-          await writing;
-          await release(db, configId, unused, now);
         }),
       );
       pending = next;
@@ -391,18 +397,19 @@ export class Dispatcher {
   }
 
   /**
-   * The statuses of messages a provider took are written whatever it takes: through a database outage the write is
-   * tried again until it lands, the batch waiting (sending nothing more) meanwhile. Given up, those messages would be
-   * sent again when their leases ran out. Its leases are renewed as soon as the database is back, and the write's
-   * compare-and-set keeps a retry whose first try did commit from counting twice. Stopping the engine ends the retries.
+   * Writes that must land whatever it takes: the statuses of messages a provider took (given up, those messages would
+   * be sent again when their leases ran out) and the limit slots they did not use (given up, a day's limit would end
+   * early). Through a database outage the write is tried again until it lands, the batch sending nothing more
+   * meanwhile; its leases are renewed as soon as the database is back, and a status write's compare-and-set keeps a
+   * retry whose first try did commit from counting twice. Stopping the engine ends the retries.
    */
-  private async untilWritten<R>(write: () => Promise<R>, statuses: number): Promise<R> {
-    for (let delay = STATUS_RETRY_MIN_MS; ; delay = Math.min(delay * 2, STATUS_RETRY_MAX_MS)) {
+  private async untilWritten<R>(write: () => Promise<R>, what: string): Promise<R> {
+    for (let delay = WRITE_RETRY_MIN_MS; ; delay = Math.min(delay * 2, WRITE_RETRY_MAX_MS)) {
       try {
         return await write();
       } catch (error) {
         if (!this.running) throw error;
-        this.options.log?.error({ err: error, statuses, retryInMs: delay }, 'writing sent statuses failed; trying again');
+        this.options.log?.error({ err: error, retryInMs: delay }, `${what} failed; trying again`);
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }

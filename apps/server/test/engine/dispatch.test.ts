@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAILURES_TO_OPEN, OPEN_FOR_MS } from '../../src/engine/health.js';
+import { periodsOf } from '../../src/engine/limits.js';
 import { canMove } from '../../src/messages/status.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
@@ -269,6 +270,19 @@ describe('dispatch', () => {
     await waitFor(async () => (await statusCounts(t, accountId)).sent === 30, 10_000, 'every status written');
     await dispatcher.stop();
     expect(await rollupCounts(t, accountId)).toEqual({ sent: 30 });
+    // The config's day counter holds what was sent: no slot was taken twice for a message sent once.
+    const { configId } = await db
+      .selectFrom('messages')
+      .select('config_id as configId')
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    const usage = await db
+      .selectFrom('config_usage')
+      .select('count')
+      .where('config_id', '=', Number(configId))
+      .where('period', '=', periodsOf(Date.now()).day)
+      .executeTakeFirstOrThrow();
+    expect(Number(usage.count)).toBe(30);
     const received = (await inbox()).map((row) => row.recipient);
     expect(received).toHaveLength(30);
     expect(new Set(received).size).toBe(30);
