@@ -85,7 +85,7 @@ export const trackingRoutes: FastifyPluginAsyncTypebox<{ db: Db; tracking: Track
     },
     async (request, reply) => {
       const target = request.query.u;
-      if (!/^https?:\/\//i.test(target) || !tracking.verify('click', request.params.id, request.params.signature, target)) {
+      if (!/^https?:\/\//i.test(target) || !tracking.verifyClick(request.params.id, request.params.signature, target)) {
         return reply
           .status(404)
           .type('text/html')

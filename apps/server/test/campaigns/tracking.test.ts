@@ -148,6 +148,9 @@ describe('campaign e-mail tracking', () => {
       encodeURIComponent('https://evil.example'),
     );
     expect((await t.app.inject({ method: 'GET', url: tampered })).statusCode).toBe(404);
+    const ann = campaignMessages[0]!;
+    const otherMessage = own.replace(`/t/c/${bob.id}/`, `/t/c/${ann.id}/`);
+    expect((await t.app.inject({ method: 'GET', url: otherMessage })).statusCode).toBe(404);
   });
 
   it('unsubscribes the contact with a one-click POST, after a GET that only asks', async () => {
