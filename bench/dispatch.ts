@@ -20,7 +20,7 @@ import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { openDatabase } from '../apps/server/src/db/database.js';
 import { migrateToLatest } from '../apps/server/src/db/migrate.js';
-import { serverNodeArgs } from '../scripts/lib.mjs';
+import { serverEnv, serverNodeArgs } from '../scripts/lib.mjs';
 import { repoRoot, stop } from './lib/processes.js';
 import { NEWSLETTER_HTML, recipient, SENDER, SUBJECT } from './lib/smtp-load.js';
 
@@ -238,6 +238,7 @@ async function seed(dataDir: string, port: number): Promise<Omit<HeraldJob, 'dat
 
 async function heraldCampaign(sink: Sink, job: HeraldJob): Promise<HeraldReport> {
   const child = fork(path.join(repoRoot, 'bench/lib/dispatch-herald-process.mjs'), {
+    env: serverEnv,
     execArgv: [
       ...serverNodeArgs,
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),

@@ -25,7 +25,7 @@ import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { openDatabase } from '../apps/server/src/db/database.js';
 import { migrateToLatest } from '../apps/server/src/db/migrate.js';
-import { serverNodeArgs } from '../scripts/lib.mjs';
+import { serverEnv, serverNodeArgs } from '../scripts/lib.mjs';
 import { repoRoot, stop, waitForHealth } from './lib/processes.js';
 import { NEWSLETTER_HTML, recipient, SENDER, SUBJECT } from './lib/smtp-load.js';
 
@@ -141,7 +141,7 @@ function startRole(role: 'api' | 'worker', dataDir: string, port?: number): Chil
   const profile = role === 'api' && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
   return spawn(process.execPath, [...serverNodeArgs, ...profile, path.join(repoRoot, 'apps/server/dist/main.js'), role], {
     env: {
-      ...process.env,
+      ...serverEnv,
       DATABASE_URL: schemaUrl,
       REDIS_URL,
       REDIS_PREFIX: PREFIX,

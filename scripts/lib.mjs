@@ -10,6 +10,12 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
  * generation out of the resident memory; the API's garbage is short-lived and is collected as well.
  */
 export const serverNodeArgs = ['--max-semi-space-size=2'];
+/**
+ * The environment Herald's server runs with (also in deploy/): glibc gives each thread that allocates (the engine's,
+ * libuv's pool) a malloc arena of its own, and the freed memory scattered over them stays resident; two arenas hold a
+ * campaign's peak ~20 MB lower at the same speed. A value already set is kept.
+ */
+export const serverEnv = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 export function run(command, args, options = {}) {

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serverNodeArgs } from '../../scripts/lib.mjs';
+import { serverEnv, serverNodeArgs } from '../../scripts/lib.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -34,7 +34,7 @@ export async function startHerald(
   const started = performance.now();
   const child = spawn(process.execPath, [...serverNodeArgs, ...nodeArgs, path.join(repoRoot, 'apps/server/dist/main.js'), role], {
     env: {
-      ...process.env,
+      ...serverEnv,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
