@@ -4,10 +4,11 @@
  * and the hourly and daily rollups move one count from the old bucket to the new, all in one transaction.
  */
 import type { MessageStatus } from '@herald/shared';
-import { CompiledQuery, type RawBuilder, sql } from 'kysely';
+import { CompiledQuery, type RawBuilder, type Selectable, sql } from 'kysely';
 import { type Db, isPostgres } from '../db/database.js';
 import { enqueueStatusEvents } from '../webhooks/outbox.js';
 import { canMove } from './status.js';
+import type { MessageEventsTable } from './tables.js';
 
 export const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -237,14 +238,7 @@ async function updateChunk(trx: Db, chunk: readonly Transition[], now: number): 
   return new Map(result.rows.map((row) => [Number(row.id), row.template_id === null ? null : Number(row.template_id)]));
 }
 
-interface HistoryEvent {
-  message_id: number;
-  account_id: number;
-  status: string;
-  config_id: number | null;
-  detail: string | null;
-  at: number;
-}
+type HistoryEvent = Omit<Selectable<MessageEventsTable>, 'id'>;
 
 const EVENT_COLUMNS = ['message_id', 'account_id', 'status', 'config_id', 'detail', 'at'] as const;
 const EVENTS_PER_INSERT = 200;
