@@ -139,6 +139,8 @@ export async function buildApp({
   const threaded = engineThreads !== undefined && database.dialect === 'sqlite';
   // The engine threads checkpoint the WAL (engine/thread.ts): copying it back and syncing the file stalls the caller.
   if (threaded) await sql`pragma wal_autocheckpoint = 0`.execute(db);
+  // The engine ran out of messages: a campaign it sent may be finished, which the supervisor marks now, not at its next tick.
+  const finishCampaigns = () => supervisor.poke();
   const engine = new Dispatcher({
     db,
     dialect: database.dialect,
@@ -161,9 +163,11 @@ export async function buildApp({
               leaseMs: config.leaseMs ?? DISPATCH_LEASE_MS,
             },
             app.log,
+            finishCampaigns,
           ),
         }
       : {}),
+    onDrained: finishCampaigns,
     log: app.log,
   });
   const wakeEngine = scale ? () => scale.wake() : () => engine.notify();

@@ -45,6 +45,8 @@ export interface DispatcherOptions {
   throttle?: (config: RouteConfig, count: number) => Promise<void>;
   /** Threads that run the claiming loops instead of this one (herald serve on SQLite); receipts stay here. */
   threads?: EngineThreads;
+  /** A claiming loop that sent a batch found nothing more to send: a campaign may have just finished. */
+  onDrained?: () => void;
   log?: ThreadsLog;
 }
 
@@ -187,9 +189,15 @@ export class Dispatcher {
   }
 
   private async loop(): Promise<void> {
+    let sent = false;
     while (this.running) {
       try {
-        if ((await this.runOnce()) === 0) await this.sleep();
+        if ((await this.runOnce()) > 0) sent = true;
+        else {
+          if (sent) this.options.onDrained?.();
+          sent = false;
+          await this.sleep();
+        }
       } catch (error) {
         this.options.log?.error({ err: error }, 'dispatch batch failed; its leases will run out and the messages return');
         await this.sleep();

@@ -10,7 +10,7 @@ import { openDatabase } from '../db/database.js';
 import { ApiTemplateContent } from '../messages/content.js';
 import { ChannelPool } from '../providers/channel-pool.js';
 import { Dispatcher } from './dispatcher.js';
-import type { ThreadData, ThreadLog, ThreadRequest } from './threads.js';
+import type { ThreadData, ThreadLog, ThreadNews, ThreadRequest } from './threads.js';
 
 const data = workerData as ThreadData;
 const port = parentPort!;
@@ -31,6 +31,7 @@ const engine = new Dispatcher({
   owner: data.owner,
   leaseMs: data.leaseMs,
   log: { info: post('info'), error: post('error') },
+  onDrained: () => port.postMessage('drained' satisfies ThreadNews),
 });
 
 /** The API thread leaves checkpoints to the engine threads (app.ts): their commits make them, and so does this timer while they are idle. */
@@ -54,4 +55,4 @@ port.on('message', (request: ThreadRequest) => {
   }
 });
 await engine.start();
-port.postMessage('started');
+port.postMessage('started' satisfies ThreadNews);

@@ -18,6 +18,8 @@ export interface ThreadData {
 }
 
 export type ThreadRequest = 'wake' | 'stop';
+/** What a thread tells the main thread besides its logs: it is ready, or it has sent all there was (Dispatcher onDrained). */
+export type ThreadNews = 'started' | 'drained';
 
 /** A log record of a thread, written by the main thread's logger. */
 export interface ThreadLog {
@@ -67,6 +69,7 @@ export class EngineThreads {
     private readonly count: number,
     private readonly data: ThreadData,
     private readonly log?: ThreadsLog,
+    private readonly onDrained?: () => void,
   ) {}
 
   async start(): Promise<void> {
@@ -97,8 +100,9 @@ export class EngineThreads {
     this.workers.add(worker);
     const started = new Promise<void>((resolve, reject) => {
       worker.once('error', reject);
-      worker.on('message', (message: 'started' | ThreadLog) => {
+      worker.on('message', (message: ThreadNews | ThreadLog) => {
         if (message === 'started') return resolve();
+        if (message === 'drained') return this.onDrained?.();
         const fields = message.error ? { ...message.fields, err: message.error } : message.fields;
         this.log?.[message.level]({ ...fields, thread: index }, message.message);
       });

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { payloadContent } from '../../src/engine/content.js';
+import { Dispatcher } from '../../src/engine/dispatcher.js';
 import { FAILURES_TO_OPEN, OPEN_FOR_MS } from '../../src/engine/health.js';
 import { periodsOf } from '../../src/engine/limits.js';
 import { canMove } from '../../src/messages/status.js';
@@ -286,6 +288,38 @@ describe('dispatch', () => {
     const received = (await inbox()).map((row) => row.recipient);
     expect(received).toHaveLength(30);
     expect(new Set(received).size).toBe(30);
+  });
+
+  it('reports that it ran out of messages once the last batch is written, so a finished campaign is marked at once', async () => {
+    const { accountId } = await newAccount();
+    // What was written when each report came: the last must see every message sent.
+    const sentAtReports: number[] = [];
+    const dispatcher = new Dispatcher({
+      db: t.database.db,
+      dialect: t.database.dialect,
+      pool: t.app.channels,
+      content: payloadContent,
+      owner: 'drain-worker',
+      batchSize: 10,
+      pollMs: 20,
+      onDrained: () => {
+        void statusCounts(t, accountId).then((counts) => sentAtReports.push(counts.sent ?? 0));
+      },
+    });
+    await dispatcher.start();
+    try {
+      await insert(
+        t,
+        emails(
+          accountId,
+          Array.from({ length: 30 }, (_, i) => `drain${i}@example.com`),
+        ),
+      );
+      dispatcher.notify();
+      await waitFor(() => sentAtReports.includes(30), 10_000, 'a report after the last status was written');
+    } finally {
+      await dispatcher.stop();
+    }
   });
 
   it('stops at exactly the day limit and leaves the rest waiting for tomorrow', async () => {
