@@ -61,6 +61,9 @@ export interface OpenOptions {
   engineOf?: SharedArrayBuffer;
 }
 
+/** An engine thread's page cache: negative is KiB in SQLite's pragma. */
+const ENGINE_CACHE_KIB = -2000;
+
 export function openDatabase(options: OpenOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pg = require('pg') as typeof import('pg');
@@ -96,6 +99,9 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
+  // better-sqlite3's default page cache is 16 MB a connection. The engine's statements touch a few hot pages of each
+  // index and sent as fast with 2 MB (100k SMS, interleaved runs), so an engine thread keeps 14 MB less resident.
+  if (options.engineOf) sqlite.pragma(`cache_size = ${ENGINE_CACHE_KIB}`);
   // Never asleep in SQLite waiting for another connection's write lock: that sleep would hold the whole event loop.
   sqlite.pragma('busy_timeout = 0');
   const writeGate = new WriteGate(options.engineOf);
