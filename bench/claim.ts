@@ -3,15 +3,15 @@
  * campaign due tomorrow (a spent day limit), both older than the campaign claimed from, against the same claim with
  * no backlog, measured in the same run.
  * Each claim takes 200 due messages of a sending campaign, as the engine does, on SQLite or (--postgres) PostgreSQL.
- * Run: npx tsx --conditions=source bench/claim.ts [backlog] [--postgres]   (default 1,000,000)
+ * Herald runs from its build: npm run build -w packages/shared -w apps/server, then
+ *      npx tsx bench/claim.ts [backlog] [--postgres]   (default 1,000,000)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { type DatabaseHandle, openDatabase } from '../apps/server/src/db/database.js';
-import { migrateToLatest } from '../apps/server/src/db/migrate.js';
-import { DbQueue } from '../apps/server/src/engine/queue.js';
+import { DbQueue } from '../apps/server/dist/engine/queue.js';
+import { insertBenchAccount, openScratchDatabase } from './lib/scratch-database.js';
 
 const backlog = Number(process.argv[2] ?? 1_000_000);
 const postgres = process.argv.includes('--postgres');
@@ -19,56 +19,17 @@ const BATCH = 200;
 const CLAIMS = 50;
 const DAY_MS = 86_400_000;
 
-async function open(): Promise<{ database: DatabaseHandle; cleanup: () => Promise<void> }> {
-  if (!postgres) {
-    const dir = mkdtempSync(path.join(tmpdir(), 'herald-claim-'));
-    const database = openDatabase({ sqliteFile: path.join(dir, 'herald.db') });
-    return {
-      database,
-      cleanup: async () => {
-        await database.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const schema = `bench_claim_${process.pid}`;
-  const admin = openDatabase({ databaseUrl: url });
-  await sql`create schema ${sql.id(schema)}`.execute(admin.db);
-  const database = openDatabase({ databaseUrl: url, pgSchema: schema });
-  return {
-    database,
-    cleanup: async () => {
-      await database.close();
-      await sql`drop schema ${sql.id(schema)} cascade`.execute(admin.db);
-      await admin.close();
-    },
-  };
-}
-
-const { database, cleanup } = await open();
-await migrateToLatest(database);
+const dataDir = mkdtempSync(path.join(tmpdir(), 'herald-claim-'));
+const { database, drop } = await openScratchDatabase(postgres ? 'postgres' : 'sqlite', dataDir, 'claim');
 const { db } = database;
 const now = Date.now();
-const account = await db
-  .insertInto('accounts')
-  .values({
-    email: 'bench@example.com',
-    password_hash: 'not used',
-    time_zone_id: '001',
-    avatar: '',
-    profile: 'site',
-    created_at: now,
-    updated_at: now,
-  })
-  .returning('id')
-  .executeTakeFirstOrThrow();
+const accountId = await insertBenchAccount(db, now);
 const campaign = async (state: string) =>
   Number(
     (
       await db
         .insertInto('campaigns')
-        .values({ account_id: account.id, name: state, channel: 'SMS', state, created_at: now, updated_at: now })
+        .values({ account_id: accountId, name: state, channel: 'SMS', state, created_at: now, updated_at: now })
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id,
@@ -78,7 +39,7 @@ const campaign = async (state: string) =>
 async function waiting(campaignId: number, count: number, due: number): Promise<void> {
   await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count})
     insert into messages (account_id, campaign_id, lane, channel, recipient, status, attempts, next_attempt_at, created_at, updated_at)
-    select ${account.id}, ${campaignId}, 1, 'SMS', '+38050' || i, 'unsent', 0, ${due}, ${now}, ${now} from n`.execute(db);
+    select ${accountId}, ${campaignId}, 1, 'SMS', '+38050' || i, 'unsent', 0, ${due}, ${now}, ${now} from n`.execute(db);
 }
 
 /** Median milliseconds of a claim of BATCH due messages (claimed ones are put back, so every claim finds the same). */
@@ -109,7 +70,8 @@ await waiting(behindBacklog, BATCH * 5, now);
 await sql`analyze`.execute(db);
 console.log(`backlog of ${2 * backlog} messages written in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
 const behind = await timeClaims(behindBacklog);
-await cleanup();
+await drop();
+rmSync(dataDir, { recursive: true, force: true });
 console.log(
   `summary: ${database.dialect}, claim of ${BATCH} behind ${backlog} paused + ${backlog} due tomorrow: ${behind.toFixed(2)} ms ` +
     `= ${(behind / bare).toFixed(2)}x the same claim with no backlog (${bare.toFixed(2)} ms)`,

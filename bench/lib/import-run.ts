@@ -6,17 +6,14 @@
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { MultipartFile } from '@fastify/multipart';
 import { sql } from 'kysely';
-import pg from 'pg';
 import pino from 'pino';
 import { ImportRunner } from '../../apps/server/dist/contacts/import/runner.js';
 import * as imports from '../../apps/server/dist/contacts/import/service.js';
 import * as contacts from '../../apps/server/dist/contacts/service.js';
-import { type DatabaseHandle, openDatabase } from '../../apps/server/dist/db/database.js';
-import { migrateToLatest } from '../../apps/server/dist/db/migrate.js';
+import { insertBenchAccount, openScratchDatabase } from './scratch-database.js';
 
 export interface ImportFigures {
   rows: number;
@@ -49,26 +46,6 @@ export interface ImportFigures {
 }
 
 const [dialect, csvPath, dataDir] = process.argv.slice(2) as ['sqlite' | 'postgres', string, string];
-const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const schema = `bench_import_${process.pid}`;
-
-async function openBenchDatabase(): Promise<DatabaseHandle> {
-  if (dialect === 'sqlite') return openDatabase({ sqliteFile: path.join(dataDir, 'herald.db') });
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  return openDatabase({ databaseUrl, pgSchema: schema });
-}
-
-async function dropBenchSchema(): Promise<void> {
-  if (dialect !== 'postgres') return;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  await admin.query(`drop schema ${schema} cascade`);
-  await admin.end();
-}
-
 async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   const started = performance.now();
   const result = await work();
@@ -103,25 +80,10 @@ function serverCpuSpent(before: Map<number, number>, after: Map<number, number>)
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-const database = await openBenchDatabase();
-await migrateToLatest(database);
+const { database, drop } = await openScratchDatabase(dialect, dataDir, 'import');
 const { db } = database;
 const now = Date.now();
-const account = await db
-  .insertInto('accounts')
-  .values({
-    email: 'bench@example.com',
-    password_hash: '-',
-    time_zone_id: '044',
-    avatar: 'avatar-1.svg',
-    language: 'uk',
-    profile: 'site',
-    created_at: now,
-    updated_at: now,
-  })
-  .returning('id')
-  .executeTakeFirstOrThrow();
-const accountId = Number(account.id);
+const accountId = await insertBenchAccount(db, now, { time_zone_id: '044', avatar: 'avatar-1.svg', language: 'uk' });
 /** The runner logs how long reading and the final transaction took once an import is done. */
 const logs = new PassThrough();
 const importDone = new Promise((resolve) =>
@@ -205,6 +167,5 @@ const figures: ImportFigures = {
   pageMedianMs: median(pageTimes.slice(1)),
   searchMs,
 };
-await database.close();
-await dropBenchSchema();
+await drop();
 process.send?.(figures);
