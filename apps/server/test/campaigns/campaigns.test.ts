@@ -69,6 +69,14 @@ async function template(account: Account, body: Record<string, unknown>): Promis
   return res.json().name;
 }
 
+function createCampaign(account: Account, payload: Record<string, unknown>) {
+  return t.app.inject({ method: 'POST', url: '/api/data/campaigns', headers: account.headers, payload });
+}
+
+function startCampaign(account: Account, campaignId: number, payload: Record<string, unknown> = {}) {
+  return t.app.inject({ method: 'POST', url: `/api/data/campaigns/${campaignId}/start`, headers: account.headers, payload });
+}
+
 function campaignDispatcher(): Dispatcher {
   return new Dispatcher({
     db: t.database.db,
@@ -120,11 +128,12 @@ describe('campaigns', () => {
       subject: 'Hello {{ contact.name }}',
       html: '<p>Hi {{ contact.name }} from {{ contact.attributes.city }}</p>',
     });
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/data/campaigns',
-      headers: account.headers,
-      payload: { name: 'November news', channel: 'EMAIL', listId, templateName, configId: smtp.json().id },
+    const created = await createCampaign(account, {
+      name: 'November news',
+      channel: 'EMAIL',
+      listId,
+      templateName,
+      configId: smtp.json().id,
     });
     expect(created.statusCode).toBe(200);
     const campaign = created.json();
@@ -137,12 +146,7 @@ describe('campaigns', () => {
     });
     expect(check.json()).toMatchObject({ recipients: 60, suppressed: 2 });
 
-    const started = await t.app.inject({
-      method: 'POST',
-      url: `/api/data/campaigns/${campaign.id}/start`,
-      headers: account.headers,
-      payload: {},
-    });
+    const started = await startCampaign(account, campaign.id);
     expect(started.json().state).toBe('sending');
     const before = sink.messages.length;
     await runToEnd(campaignDispatcher(), campaign.id);
@@ -196,19 +200,9 @@ describe('campaigns', () => {
         smsText: 'Привет, {{ contact.name }}!',
       });
       const campaign = (
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/data/campaigns',
-          headers: account.headers,
-          payload: { name: 'SMPP', channel: 'SMS', listId, templateName, configId: smpp.json().id },
-        })
+        await createCampaign(account, { name: 'SMPP', channel: 'SMS', listId, templateName, configId: smpp.json().id })
       ).json();
-      await t.app.inject({
-        method: 'POST',
-        url: `/api/data/campaigns/${campaign.id}/start`,
-        headers: account.headers,
-        payload: {},
-      });
+      await startCampaign(account, campaign.id);
       const dispatcher = campaignDispatcher();
       await runToEnd(dispatcher, campaign.id);
       expect(
@@ -260,19 +254,9 @@ describe('campaigns', () => {
       subject: 'Hi',
       html: '<p>Hi {{ contact.email }}</p>',
     });
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/data/campaigns',
-      headers: account.headers,
-      payload: { name: 'Large', channel: 'EMAIL', listId, templateName },
-    });
+    const created = await createCampaign(account, { name: 'Large', channel: 'EMAIL', listId, templateName });
     const id = created.json().id;
-    const started = await t.app.inject({
-      method: 'POST',
-      url: `/api/data/campaigns/${id}/start`,
-      headers: account.headers,
-      payload: {},
-    });
+    const started = await startCampaign(account, id);
     expect(started.json().state).toBe('sending');
 
     await t.app.campaigns.tick();
@@ -287,12 +271,7 @@ describe('campaigns', () => {
     const account = await newAccount();
     const empty = await listWith(account, []);
     const templateName = await template(account, { name: `t-${account.accountId}`, channel: 'SMS', smsText: 'Hi' });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/data/campaigns',
-      headers: account.headers,
-      payload: { name: 'Empty', channel: 'SMS', listId: empty, templateName },
-    });
+    const res = await createCampaign(account, { name: 'Empty', channel: 'SMS', listId: empty, templateName });
     expect(res.statusCode).toBe(400);
     expect(res.json().fields).toContainEqual(
       expect.objectContaining({ field: 'listId', message: 'A campaign cannot be created with an empty contact list.' }),
@@ -310,12 +289,7 @@ describe('campaigns', () => {
         payload: { ...config, active: false, settings: config.settings },
       });
     }
-    const inactive = await t.app.inject({
-      method: 'POST',
-      url: '/api/data/campaigns',
-      headers: account.headers,
-      payload: { name: 'No config', channel: 'SMS', listId: full, templateName },
-    });
+    const inactive = await createCampaign(account, { name: 'No config', channel: 'SMS', listId: full, templateName });
     expect(inactive.json().fields).toContainEqual(expect.objectContaining({ key: 'campaigns.noActiveConfig' }));
   });
 
@@ -330,25 +304,14 @@ describe('campaigns', () => {
       channel: 'SMS',
       smsText: 'Привет, {{ contact.phone }}',
     });
-    const create = () =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/data/campaigns',
-        headers: account.headers,
-        payload: { name: 'SMS', channel: 'SMS', listId, templateName },
-      });
+    const create = () => createCampaign(account, { name: 'SMS', channel: 'SMS', listId, templateName });
     const campaign = (await create()).json();
     const check = (
       await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${campaign.id}/check`, headers: account.headers })
     ).json();
     expect(check).toMatchObject({ recipients: 30, smsParts: 1, estimatedParts: 30 });
 
-    await t.app.inject({
-      method: 'POST',
-      url: `/api/data/campaigns/${campaign.id}/start`,
-      headers: account.headers,
-      payload: {},
-    });
+    await startCampaign(account, campaign.id);
     await t.app.campaigns.tick();
     const paused = await t.app.inject({
       method: 'POST',
@@ -368,12 +331,7 @@ describe('campaigns', () => {
     });
 
     const later = (await create()).json();
-    await t.app.inject({
-      method: 'POST',
-      url: `/api/data/campaigns/${later.id}/start`,
-      headers: account.headers,
-      payload: { scheduledAt: Date.now() + 60_000 },
-    });
+    await startCampaign(account, later.id, { scheduledAt: Date.now() + 60_000 });
     await t.app.campaigns.tick();
     expect(
       (await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${later.id}`, headers: account.headers })).json(),
@@ -397,20 +355,8 @@ describe('campaigns', () => {
     const account = await newAccount();
     const listId = await listWith(account, [{ phone: '+380501234567' }]);
     const templateName = await template(account, { name: `live-${account.accountId}`, channel: 'SMS', smsText: 'Hi' });
-    const campaign = (
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/data/campaigns',
-        headers: account.headers,
-        payload: { name: 'Live', channel: 'SMS', listId, templateName },
-      })
-    ).json();
-    await t.app.inject({
-      method: 'POST',
-      url: `/api/data/campaigns/${campaign.id}/start`,
-      headers: account.headers,
-      payload: {},
-    });
+    const campaign = (await createCampaign(account, { name: 'Live', channel: 'SMS', listId, templateName })).json();
+    await startCampaign(account, campaign.id);
     await t.app.campaigns.tick();
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const controller = new AbortController();
