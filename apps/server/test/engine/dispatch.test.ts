@@ -1,14 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payloadContent } from '../../src/engine/content.js';
-import { Dispatcher } from '../../src/engine/dispatcher.js';
 import { FAILURES_TO_OPEN, OPEN_FOR_MS } from '../../src/engine/health.js';
 import { periodsOf } from '../../src/engine/limits.js';
 import { canMove } from '../../src/messages/status.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
 import { waitFor } from '../helpers/wait.js';
-import { accountIdOf, dispatcherFor, drain, emails, insert, rollupCounts, statusCounts } from './helpers.js';
+import { accountIdOf, addresses, dispatcherFor, drain, emails, insert, rollupCounts, statusCounts } from './helpers.js';
 
 let t: TestApp;
 let sink: SmtpSink;
@@ -59,13 +57,7 @@ describe('status rules', () => {
 describe('dispatch', () => {
   it('sends every message once through the default sandbox config, and the rollup agrees', async () => {
     const { accountId } = await newAccount();
-    const ids = await insert(
-      t,
-      emails(
-        accountId,
-        Array.from({ length: 120 }, (_, i) => `r${i}@example.com`),
-      ),
-    );
+    const ids = await insert(t, emails(accountId, addresses('r', 120)));
     expect(await rollupCounts(t, accountId)).toEqual({ unsent: 120 });
     await drain(dispatcherFor(t));
     expect(await statusCounts(t, accountId)).toEqual({ sent: 120 });
@@ -209,13 +201,7 @@ describe('dispatch', () => {
 
   it('hands back the leases of a worker that died, and every message is sent exactly once', async () => {
     const { accountId } = await newAccount();
-    await insert(
-      t,
-      emails(
-        accountId,
-        Array.from({ length: 30 }, (_, i) => `lease${i}@example.com`),
-      ),
-    );
+    await insert(t, emails(accountId, addresses('lease', 30)));
     const dead = dispatcherFor(t, { owner: 'dead-worker', batchSize: 20, leaseMs: 1 });
     const taken = await dead.queue.claim(20);
     expect(taken).toHaveLength(20);
@@ -238,13 +224,7 @@ describe('dispatch', () => {
 
   it('keeps trying to write the statuses of sent messages through a database failure, so none is sent twice', async () => {
     const { accountId } = await newAccount();
-    await insert(
-      t,
-      emails(
-        accountId,
-        Array.from({ length: 30 }, (_, i) => `outage${i}@example.com`),
-      ),
-    );
+    await insert(t, emails(accountId, addresses('outage', 30)));
     // The database refuses to record this account's sent statuses, as a server going away would, until the trigger goes.
     const { db, dialect } = t.database;
     if (dialect === 'postgres') {
@@ -294,11 +274,7 @@ describe('dispatch', () => {
     const { accountId } = await newAccount();
     // What was written when each report came: the last must see every message sent.
     const sentAtReports: number[] = [];
-    const dispatcher = new Dispatcher({
-      db: t.database.db,
-      dialect: t.database.dialect,
-      pool: t.app.channels,
-      content: payloadContent,
+    const dispatcher = dispatcherFor(t, {
       owner: 'drain-worker',
       batchSize: 10,
       pollMs: 20,
@@ -308,13 +284,7 @@ describe('dispatch', () => {
     });
     await dispatcher.start();
     try {
-      await insert(
-        t,
-        emails(
-          accountId,
-          Array.from({ length: 30 }, (_, i) => `drain${i}@example.com`),
-        ),
-      );
+      await insert(t, emails(accountId, addresses('drain', 30)));
       dispatcher.notify();
       await waitFor(() => sentAtReports.includes(30), 10_000, 'a report after the last status was written');
     } finally {
@@ -325,14 +295,7 @@ describe('dispatch', () => {
   it('stops at exactly the day limit and leaves the rest waiting for tomorrow', async () => {
     const { token, accountId } = await newAccount();
     const limited = await createConfig(token, { name: 'Limited', type: 'sandbox-email', limitPerDay: 7 });
-    await insert(
-      t,
-      emails(
-        accountId,
-        Array.from({ length: 20 }, (_, i) => `lim${i}@example.com`),
-        { routeConfigId: limited },
-      ),
-    );
+    await insert(t, emails(accountId, addresses('lim', 20), { routeConfigId: limited }));
     const a = dispatcherFor(t, { owner: 'a', batchSize: 3 });
     const b = dispatcherFor(t, { owner: 'b', batchSize: 3 });
     await Promise.all([drain(a), drain(b)]);

@@ -1,29 +1,34 @@
 /** Builds a dispatcher over a test app's database, and ledger shortcuts for engine tests. */
 import type { MessageStatus } from '@herald/shared';
 import { payloadContent } from '../../src/engine/content.js';
-import { Dispatcher } from '../../src/engine/dispatcher.js';
+import { Dispatcher, type DispatcherOptions } from '../../src/engine/dispatcher.js';
 import { insertMessages, type NewMessage } from '../../src/messages/ledger.js';
 import type { TestApp } from '../helpers/app.js';
 
 export function dispatcherFor(
   t: TestApp,
-  options: { owner?: string; batchSize?: number; leaseMs?: number; pollMs?: number } = {},
+  options: Partial<Pick<DispatcherOptions, 'owner' | 'batchSize' | 'leaseMs' | 'pollMs' | 'onDrained'>> = {},
 ): Dispatcher {
   return new Dispatcher({
     db: t.database.db,
     dialect: t.database.dialect,
     pool: t.app.channels,
     content: payloadContent,
-    owner: options.owner ?? 'test-worker',
-    batchSize: options.batchSize ?? 50,
-    leaseMs: options.leaseMs ?? 60_000,
-    ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+    owner: 'test-worker',
+    batchSize: 50,
+    leaseMs: 60_000,
+    ...options,
   });
 }
 
 export async function accountIdOf(t: TestApp, email: string): Promise<number> {
   const row = await t.database.db.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirstOrThrow();
   return Number(row.id);
+}
+
+/** `count` addresses `<prefix><i>@example.com`. */
+export function addresses(prefix: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `${prefix}${i}@example.com`);
 }
 
 export function emails(accountId: number, recipients: string[], over: Partial<NewMessage> = {}): NewMessage[] {
