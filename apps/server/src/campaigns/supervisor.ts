@@ -7,6 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
 import { hookEvents } from '../hooks/events.js';
+import { CoalescedRun } from '../lib/coalesced-run.js';
 import * as q from './queries.js';
 import { markUnread } from './unread.js';
 
@@ -36,8 +37,11 @@ export interface SupervisorOptions {
 
 export class CampaignSupervisor {
   private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<void> | undefined;
-  private pokedWhileTicking = false;
+  private readonly ticks = new CoalescedRun(
+    () => this.tick(),
+    () => this.timer !== undefined && (!this.options.lock || this.options.lock.held()),
+    (error) => this.options.log?.error({ err: error }, 'campaign supervisor tick failed'),
+  );
   /** Per sending campaign, the settled counts when its auto-pause window began. */
   private readonly windows = new Map<number, SettledCounts>();
   private lastFailureCheck = 0;
@@ -46,7 +50,7 @@ export class CampaignSupervisor {
 
   start(): void {
     this.timer = setInterval(() => {
-      if (!this.ticking) this.poke();
+      if (!this.ticks.busy) this.poke();
     }, this.options.intervalMs ?? 500);
     this.timer.unref();
   }
@@ -56,26 +60,13 @@ export class CampaignSupervisor {
    * is followed by another.
    */
   poke(): void {
-    if (!this.timer || (this.options.lock && !this.options.lock.held())) return;
-    if (this.ticking) {
-      this.pokedWhileTicking = true;
-      return;
-    }
-    this.ticking = this.tick()
-      .catch((error: unknown) => this.options.log?.error({ err: error }, 'campaign supervisor tick failed'))
-      .finally(() => {
-        this.ticking = undefined;
-        if (this.pokedWhileTicking) {
-          this.pokedWhileTicking = false;
-          this.poke();
-        }
-      });
+    this.ticks.trigger();
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    await this.ticking;
+    await this.ticks.settled();
   }
 
   async tick(now = Date.now()): Promise<void> {

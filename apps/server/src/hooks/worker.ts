@@ -4,6 +4,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
+import { CoalescedRun } from '../lib/coalesced-run.js';
 import * as q from './queries.js';
 import { openSlackUrl } from './service.js';
 import { postToSlack, type SlackBody } from './slack.js';
@@ -32,8 +33,11 @@ export function deliveryBackoff(attempts: number, baseMs: number): number {
 
 export class HookWorker {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
+  private readonly runs = new CoalescedRun(
+    () => this.tick(),
+    () => this.timer !== undefined,
+    (error) => this.options.log?.error({ err: error }, 'notification worker tick failed'),
+  );
   private lastPrune = 0;
   private lastBalances = 0;
   private balancing: Promise<void> | undefined;
@@ -48,26 +52,13 @@ export class HookWorker {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    await this.running;
+    await this.runs.settled();
     await this.balancing;
   }
 
   /** A delivery was queued: run now rather than at the next poll. */
   notify(): void {
-    if (!this.timer) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.tick()
-      .catch((error: unknown) => this.options.log?.error({ err: error }, 'notification worker tick failed'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again && this.timer) {
-          this.again = false;
-          this.notify();
-        }
-      });
+    this.runs.trigger();
   }
 
   async tick(now = Date.now()): Promise<void> {
