@@ -80,6 +80,11 @@ const MAX_STATUS_GROUP = 1000;
  * than the wait, which a batch spends sending its next chunk anyway (it awaits a chunk's write before the next one's).
  */
 const STATUS_GATHER = { items: 200, ms: 10 };
+/**
+ * Pause and cancel take effect within a second also at a provider's slow pace: a chunk holds at most this long of its
+ * sends, and a batch still sending this long after its claim (or its last look) checks that its campaigns still send.
+ */
+const STOP_CHECK_MS = 250;
 /** A write that must land (untilWritten) is tried again after this long, doubling up to the max. */
 const WRITE_RETRY_MIN_MS = 100;
 const WRITE_RETRY_MAX_MS = 2000;
@@ -327,12 +332,13 @@ export class Dispatcher {
             advance(item);
           }
           if (sending.length === 0) return;
+          const chunkSize = this.chunkSizeFor(config);
           let accepted = 0;
           // Pipelined: the next chunk's content is read while this one is sent, and a chunk's statuses are written
           // while the next one is sent. A crash can resend only the chunk in flight and the one being written.
           const prepare = (start: number) => {
             const written: Transition[] = [];
-            const ready = this.withContent(sending.slice(start, start + this.sendChunk), written).then((chunk) => ({
+            const ready = this.withContent(sending.slice(start, start + chunkSize), written).then((chunk) => ({
               chunk,
               written,
             }));
@@ -342,9 +348,17 @@ export class Dispatcher {
           try {
             let prepared = prepare(0);
             let writing: Promise<unknown> = Promise.resolve();
-            for (let i = 0; i < sending.length; i += this.sendChunk) {
-              const { chunk, written } = await prepared;
-              if (i + this.sendChunk < sending.length) prepared = prepare(i + this.sendChunk);
+            // The claim took messages of sending campaigns only; those paused or cancelled since are found on the way.
+            let lookedAt = now;
+            const stopped = new Set<number>();
+            for (let i = 0; i < sending.length; i += chunkSize) {
+              const { chunk: ready, written } = await prepared;
+              if (i + chunkSize < sending.length) prepared = prepare(i + chunkSize);
+              if (Date.now() - lookedAt >= STOP_CHECK_MS) {
+                lookedAt = Date.now();
+                await this.findStopped(ready, stopped);
+              }
+              const chunk = stopped.size === 0 ? ready : this.withoutStopped(ready, stopped, written, lookedAt);
               const results = await this.send(config, chunk);
               for (const item of chunk) {
                 const result = results.get(item.message.id) ?? {
@@ -423,6 +437,36 @@ export class Dispatcher {
     }
   }
 
+  /** Messages per send call: a paced provider gets a quarter of a second's worth at a time. */
+  private chunkSizeFor(config: RouteConfig): number {
+    if (config.messagesPerSecond === null) return this.sendChunk;
+    return Math.max(1, Math.min(this.sendChunk, Math.floor((config.messagesPerSecond * STOP_CHECK_MS) / 1000)));
+  }
+
+  /** Adds to `stopped` the campaigns of the chunk that were paused or cancelled since the claim. */
+  private async findStopped(chunk: Routed[], stopped: Set<number>): Promise<void> {
+    const campaignIds = [...new Set(chunk.map((item) => item.message.campaignId).filter((id) => id !== null))];
+    if (campaignIds.length === 0) return;
+    const sending = await this.options.db
+      .selectFrom('campaigns')
+      .select('id')
+      .where('id', 'in', campaignIds)
+      .where('state', '=', 'sending')
+      .execute();
+    const live = new Set(sending.map((row) => Number(row.id)));
+    for (const id of campaignIds) if (!live.has(id)) stopped.add(id);
+  }
+
+  /** The chunk without the messages of stopped campaigns, which go back to waiting (into `written`). */
+  private withoutStopped(chunk: Routed[], stopped: Set<number>, written: Transition[], now: number): Routed[] {
+    return chunk.filter((item) => {
+      if (item.message.campaignId === null || !stopped.has(item.message.campaignId)) return true;
+      item.content = null;
+      written.push({ message: item.message, to: 'unsent', nextAttemptAt: now });
+      return false;
+    });
+  }
+
   /** Resolves the content of a chunk about to be sent; a message without content fails (into `written`) and is left out. */
   private async withContent(chunk: Routed[], written: Transition[]): Promise<Routed[]> {
     const missing = chunk.filter((item) => item.content === null);
@@ -499,7 +543,8 @@ export class Dispatcher {
   }
 
   private async send(config: RouteConfig, items: Routed[]): Promise<Map<number, SendResult>> {
-    if (items.length > 0) await this.options.throttle?.(config, items.length);
+    if (items.length === 0) return new Map();
+    await this.options.throttle?.(config, items.length);
     try {
       const results = await this.options.pool.get(config.row).send(items.map((item) => item.content!));
       return new Map(results.map((result) => [result.id, result]));

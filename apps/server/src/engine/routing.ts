@@ -17,6 +17,13 @@ export interface RouteConfig {
   limitPerDay: number | null;
   limitPerMonth: number | null;
   filter: FilterItem[];
+  /** The provider's pace (settings.messagesPerSecond), which every channel type may set; null: as fast as it takes them. */
+  messagesPerSecond: number | null;
+}
+
+function rateOf(settings: string): number | null {
+  const value = (JSON.parse(settings) as { messagesPerSecond?: unknown }).messagesPerSecond;
+  return typeof value === 'number' && value > 0 ? value : null;
 }
 
 function toRouteConfig(row: ConfigRow): RouteConfig {
@@ -28,6 +35,7 @@ function toRouteConfig(row: ConfigRow): RouteConfig {
     limitPerDay: row.limit_per_day === null ? null : Number(row.limit_per_day),
     limitPerMonth: row.limit_per_month === null ? null : Number(row.limit_per_month),
     filter: JSON.parse(row.filter) as FilterItem[],
+    messagesPerSecond: rateOf(row.settings),
   };
 }
 

@@ -30,8 +30,6 @@ type RedisWithTake = Redis & { heraldTakeTokens(key: string, rate: number, wante
 
 export class SharedRate {
   private readonly redis: RedisWithTake;
-  /** Per config, its rate as last read from the row's settings (they change only with the row). */
-  private readonly rates = new Map<number, { settings: string; rate: number | null }>();
 
   constructor(
     redis: Redis,
@@ -43,7 +41,7 @@ export class SharedRate {
 
   /** Resolves once `count` sends through the config fit its shared rate; a config without a rate passes at once. */
   async take(config: RouteConfig, count: number): Promise<void> {
-    const rate = this.rateOf(config);
+    const rate = config.messagesPerSecond;
     if (rate === null) return;
     const key = `${this.prefix}:rate:${config.id}`;
     let left = count;
@@ -52,14 +50,5 @@ export class SharedRate {
       left -= granted;
       if (left > 0) await new Promise((resolve) => setTimeout(resolve, Math.max(1, waitMs)));
     }
-  }
-
-  private rateOf(config: RouteConfig): number | null {
-    const cached = this.rates.get(config.id);
-    if (cached && cached.settings === config.row.settings) return cached.rate;
-    const value = (JSON.parse(config.row.settings) as { messagesPerSecond?: unknown }).messagesPerSecond;
-    const rate = typeof value === 'number' && value > 0 ? value : null;
-    this.rates.set(config.id, { settings: config.row.settings, rate });
-    return rate;
   }
 }

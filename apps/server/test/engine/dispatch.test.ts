@@ -199,6 +199,50 @@ describe('dispatch', () => {
     ]);
   });
 
+  it("stops sending a paused campaign within a second at a provider's slow pace, and sends the rest once on resume", async () => {
+    const { token, accountId } = await newAccount();
+    const RATE = 20;
+    const paced = await createConfig(token, {
+      name: 'Paced SMTP',
+      type: 'smtp',
+      settings: { ...smtpTo(sink.port), messagesPerSecond: RATE },
+    });
+    const now = Date.now();
+    const campaignId = Number(
+      (
+        await t.database.db
+          .insertInto('campaigns')
+          .values({ account_id: accountId, name: 'Paced', channel: 'EMAIL', state: 'sending', created_at: now, updated_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    const recipients = addresses('paced', 100);
+    await insert(t, emails(accountId, recipients, { campaignId, lane: 1, routeConfigId: paced }));
+    const arrived = () => sink.messages.filter((message) => message.rcptTo[0]?.address.startsWith('paced')).length;
+    const dispatcher = dispatcherFor(t, { owner: 'paced-worker', batchSize: 200 });
+    // One batch takes all 100: at 20 a second it would go on for 5 s after the claim.
+    const batch = dispatcher.runOnce();
+    await waitFor(() => arrived() >= 5, 10_000, 'the first messages');
+    await t.database.db.updateTable('campaigns').set({ state: 'paused' }).where('id', '=', campaignId).execute();
+    const pausedAt = Date.now();
+    const atPause = arrived();
+    expect(await batch).toBe(100);
+    const settled = Date.now() - pausedAt;
+    const afterPause = arrived() - atPause;
+    console.log(`paused at ${RATE} msgs/s: ${afterPause} more arrived, the batch returned after ${settled} ms`);
+    expect(settled).toBeLessThan(2000);
+    expect(afterPause).toBeLessThanOrEqual(RATE);
+    const counts = await statusCounts(t, accountId);
+    expect(counts).toEqual({ sent: arrived(), unsent: 100 - arrived() });
+    expect(await dispatcher.runOnce()).toBe(0);
+
+    await t.database.db.updateTable('campaigns').set({ state: 'sending' }).where('id', '=', campaignId).execute();
+    await drain(dispatcher);
+    expect(await statusCounts(t, accountId)).toEqual({ sent: 100 });
+    expect(arrived()).toBe(100);
+  });
+
   it('hands back the leases of a worker that died, and every message is sent exactly once', async () => {
     const { accountId } = await newAccount();
     await insert(t, emails(accountId, addresses('lease', 30)));
