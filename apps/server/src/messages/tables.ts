@@ -69,10 +69,17 @@ export interface ConfigUsageTable {
   count: number;
 }
 
+/** How far each paced config's sends are booked ahead, in µs since the epoch (engine/pace.ts). */
+export interface ConfigPaceTable {
+  config_id: number;
+  booked: number;
+}
+
 export interface MessageTables {
   messages: MessagesTable;
   message_events: MessageEventsTable;
   message_rollup: MessageRollupTable;
   message_rollup_daily: MessageRollupDailyTable;
   config_usage: ConfigUsageTable;
+  config_pace: ConfigPaceTable;
 }

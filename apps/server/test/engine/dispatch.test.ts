@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAILURES_TO_OPEN, OPEN_FOR_MS } from '../../src/engine/health.js';
 import { periodsOf } from '../../src/engine/limits.js';
+import { takePace } from '../../src/engine/pace.js';
 import { canMove } from '../../src/messages/status.js';
+import { ChannelPool } from '../../src/providers/channel-pool.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
 import { waitFor } from '../helpers/wait.js';
@@ -241,6 +243,38 @@ describe('dispatch', () => {
     await drain(dispatcher);
     expect(await statusCounts(t, accountId)).toEqual({ sent: 100 });
     expect(arrived()).toBe(100);
+  });
+
+  it("keeps a paced config's rate for two senders together, each with channels of its own", async () => {
+    const { token, accountId } = await newAccount();
+    const RATE = 40;
+    const TOTAL = 160;
+    const paced = await createConfig(token, {
+      name: 'Shared pace',
+      type: 'smtp',
+      settings: { ...smtpTo(sink.port), messagesPerSecond: RATE },
+    });
+    await insert(t, emails(accountId, addresses('two-senders', TOTAL), { routeConfigId: paced }));
+    const arrived = () => sink.messages.filter((message) => message.rcptTo[0]?.address.startsWith('two-senders')).length;
+    // As two processes: each has its own connections, each paced at the config's full rate by its channel.
+    const senders = ['pace-a', 'pace-b'].map((owner) =>
+      dispatcherFor(t, {
+        owner,
+        batchSize: 20,
+        pool: new ChannelPool(t.database.db, t.config.secret),
+        throttle: (config, count) => takePace(t.database.db, config, count),
+      }),
+    );
+    const started = Date.now();
+    await Promise.all(senders.map((sender) => drain(sender)));
+    const elapsed = Date.now() - started;
+    expect(await statusCounts(t, accountId)).toEqual({ sent: TOTAL });
+    expect(arrived()).toBe(TOTAL);
+    // The last chunk (a quarter of a second's sends) may start one second (the burst) before its turn in the schedule:
+    // ~2.75 s for both together, where each at the full rate would be done in ~1 s.
+    const floor = ((TOTAL - RATE / 4) / RATE - 1) * 1000;
+    console.log(`${TOTAL} messages at ${RATE} msgs/s through two senders: ${elapsed} ms (at least ${floor} ms at the rate)`);
+    expect(elapsed).toBeGreaterThanOrEqual(floor * 0.9);
   });
 
   it('hands back the leases of a worker that died, and every message is sent exactly once', async () => {

@@ -7,7 +7,9 @@ import type { TestApp } from '../helpers/app.js';
 
 export function dispatcherFor(
   t: TestApp,
-  options: Partial<Pick<DispatcherOptions, 'owner' | 'batchSize' | 'leaseMs' | 'pollMs' | 'onDrained'>> = {},
+  options: Partial<
+    Pick<DispatcherOptions, 'owner' | 'batchSize' | 'leaseMs' | 'pollMs' | 'onDrained' | 'pool' | 'throttle'>
+  > = {},
 ): Dispatcher {
   return new Dispatcher({
     db: t.database.db,

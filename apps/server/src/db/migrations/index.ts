@@ -17,6 +17,7 @@ import { dailyRollup } from './0014_daily_rollup.js';
 import { sandboxReceipts } from './0015_sandbox_receipts.js';
 import { contactsListKey } from './0016_contacts_list_key.js';
 import { waitingByCampaign } from './0017_waiting_by_campaign.js';
+import { configPace } from './0018_config_pace.js';
 
 export const migrations: Record<string, PortableMigration> = {
   '0001_accounts': accounts,
@@ -36,4 +37,5 @@ export const migrations: Record<string, PortableMigration> = {
   '0015_sandbox_receipts': sandboxReceipts,
   '0016_contacts_list_key': contactsListKey,
   '0017_waiting_by_campaign': waitingByCampaign,
+  '0018_config_pace': configPace,
 };
