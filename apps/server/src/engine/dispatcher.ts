@@ -227,19 +227,23 @@ export class Dispatcher {
   /** Claims and sends one batch; answers how many messages it claimed. */
   async runOnce(now = Date.now()): Promise<number> {
     const batch = await this.queue.claim(this.batchSize, now);
-    if (batch.length > 0) await this.process(batch);
+    if (batch.length > 0) await this.process(batch, now);
     return batch.length;
   }
 
-  /** Sends a batch another queue already leased in the ledger (scale mode: the message ids of a BullMQ job). */
+  /**
+   * Sends a batch another queue already leased in the ledger (scale mode: the message ids of a BullMQ job). It may
+   * have waited in Redis since: whether its campaigns still send is looked at before its first chunk.
+   */
   async processClaimed(batch: ClaimedMessage[]): Promise<void> {
-    if (batch.length > 0) await this.process(batch);
+    if (batch.length > 0) await this.process(batch, 0);
   }
 
-  private async process(batch: ClaimedMessage[]): Promise<void> {
+  /** `sendingAt`: when the batch's campaigns were last known to be sending (its claim). */
+  private async process(batch: ClaimedMessage[], sendingAt: number): Promise<void> {
     for (const message of batch) this.inFlight.add(message.id);
     try {
-      await this.sendBatch(batch);
+      await this.sendBatch(batch, sendingAt);
     } finally {
       for (const message of batch) this.inFlight.delete(message.id);
     }
@@ -267,7 +271,7 @@ export class Dispatcher {
     }
   }
 
-  private async sendBatch(batch: ClaimedMessage[]): Promise<void> {
+  private async sendBatch(batch: ClaimedMessage[], sendingAt: number): Promise<void> {
     const { db } = this.options;
     const now = Date.now();
     const book = await RouteBook.load(
@@ -285,7 +289,7 @@ export class Dispatcher {
       }
       pending.push({ message, content: null, candidates, cursor: 0, transientError: null, limitSpent: null });
     }
-    const { exhausted, refused } = await this.route(pending, now);
+    const { exhausted, refused } = await this.route(pending, now, sendingAt);
     undeliverable.push(...refused);
     const transitions: Transition[] = [];
     for (const item of exhausted) {
@@ -301,7 +305,11 @@ export class Dispatcher {
    * statuses after every chunk. Answers the messages every candidate passed on (`exhausted`) and the messages
    * a provider refused on their own channel (`refused`), whose outcome waits for a possible fallback.
    */
-  private async route(pending: Routed[], now: number): Promise<{ exhausted: Routed[]; refused: Transition[] }> {
+  private async route(
+    pending: Routed[],
+    now: number,
+    sendingAt: number,
+  ): Promise<{ exhausted: Routed[]; refused: Transition[] }> {
     const { db, dialect } = this.options;
     const exhausted: Routed[] = [];
     const refused: Transition[] = [];
@@ -348,8 +356,8 @@ export class Dispatcher {
           try {
             let prepared = prepare(0);
             let writing: Promise<unknown> = Promise.resolve();
-            // The claim took messages of sending campaigns only; those paused or cancelled since are found on the way.
-            let lookedAt = now;
+            // Campaigns paused or cancelled since they were last seen sending are found on the way.
+            let lookedAt = sendingAt;
             const stopped = new Set<number>();
             for (let i = 0; i < sending.length; i += chunkSize) {
               const { chunk: ready, written } = await prepared;
@@ -527,7 +535,7 @@ export class Dispatcher {
       pending.push({ message, content: route.content, candidates, cursor: 0, transientError: null, limitSpent: null, fallback });
     }
     if (pending.length === 0) return written;
-    const { exhausted, refused } = await this.route(pending, now);
+    const { exhausted, refused } = await this.route(pending, now, now);
     written.push(...refused);
     for (const item of exhausted) {
       const settled = this.settleExhausted(item, now);

@@ -245,6 +245,35 @@ describe('dispatch', () => {
     expect(arrived()).toBe(100);
   });
 
+  it('sends nothing of a batch leased before its campaign was paused (a job that waited in the queue)', async () => {
+    const { accountId } = await newAccount();
+    const now = Date.now();
+    const campaignId = Number(
+      (
+        await t.database.db
+          .insertInto('campaigns')
+          .values({ account_id: accountId, name: 'Queued', channel: 'EMAIL', state: 'sending', created_at: now, updated_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    await insert(t, emails(accountId, addresses('queued', 10), { campaignId, lane: 1 }));
+    const dispatcher = dispatcherFor(t, { owner: 'queued-worker' });
+    const leased = (await dispatcher.queue.claim(100)).filter((message) => message.accountId === accountId);
+    expect(leased).toHaveLength(10);
+    await t.database.db.updateTable('campaigns').set({ state: 'paused' }).where('id', '=', campaignId).execute();
+    await dispatcher.processClaimed(leased);
+    expect(await statusCounts(t, accountId)).toEqual({ unsent: 10 });
+    const inbox = () =>
+      t.database.db.selectFrom('sandbox_messages').select('recipient').where('account_id', '=', accountId).execute();
+    expect(await inbox()).toEqual([]);
+
+    await t.database.db.updateTable('campaigns').set({ state: 'sending' }).where('id', '=', campaignId).execute();
+    await drain(dispatcher);
+    expect(await statusCounts(t, accountId)).toEqual({ sent: 10 });
+    expect(await inbox()).toHaveLength(10);
+  });
+
   it("keeps a paced config's rate for two senders together, each with channels of its own", async () => {
     const { token, accountId } = await newAccount();
     const RATE = 40;
