@@ -353,9 +353,9 @@ export class Dispatcher {
             ready.catch(() => undefined);
             return ready;
           };
+          let writing: Promise<unknown> = Promise.resolve();
           try {
             let prepared = prepare(0);
-            let writing: Promise<unknown> = Promise.resolve();
             // Campaigns paused or cancelled since they were last seen sending are found on the way.
             let lookedAt = sendingAt;
             const stopped = new Set<number>();
@@ -413,6 +413,9 @@ export class Dispatcher {
             }
             await writing;
           } finally {
+            // A batch that fails part-way (the database away) ends only once the statuses of what it sent are written:
+            // its leases are renewed until then, so none of those messages is handed back and sent again.
+            await writing.catch(() => undefined);
             // Every slot no provider used goes back, also when the batch fails part-way (its messages return with their leases).
             await this.untilWritten(
               () => release(db, configId, sending.length - accepted, now),
@@ -428,8 +431,8 @@ export class Dispatcher {
 
   /**
    * Writes that must land whatever it takes: the statuses of messages a provider took (given up, those messages would
-   * be sent again when their leases ran out) and the limit slots they did not use (given up, a day's limit would end
-   * early). Through a database outage the write is tried again until it lands, the batch sending nothing more
+   * be sent again when their leases ran out), the limit slots they did not use (given up, a day's limit would end
+   * early) and a paced config's booking (given up, the batch would end and its messages wait for their leases). Through a database outage the write is tried again until it lands, the batch sending nothing more
    * meanwhile; its leases are renewed as soon as the database is back, and a status write's compare-and-set keeps a
    * retry whose first try did commit from counting twice. Stopping the engine ends the retries.
    */
@@ -451,7 +454,10 @@ export class Dispatcher {
     return Math.max(1, Math.min(this.sendChunk, Math.floor((config.messagesPerSecond * STOP_CHECK_MS) / 1000)));
   }
 
-  /** Adds to `stopped` the campaigns of the chunk that were paused or cancelled since the claim. */
+  /**
+   * Adds to `stopped` the campaigns of the chunk that were paused or cancelled since the claim. With the database away
+   * nothing is known: the chunk goes, and the batch then waits for its status write (untilWritten).
+   */
   private async findStopped(chunk: Routed[], stopped: Set<number>): Promise<void> {
     const campaignIds = [...new Set(chunk.map((item) => item.message.campaignId).filter((id) => id !== null))];
     if (campaignIds.length === 0) return;
@@ -460,7 +466,9 @@ export class Dispatcher {
       .select('id')
       .where('id', 'in', campaignIds)
       .where('state', '=', 'sending')
-      .execute();
+      .execute()
+      .catch(() => null);
+    if (sending === null) return;
     const live = new Set(sending.map((row) => Number(row.id)));
     for (const id of campaignIds) if (!live.has(id)) stopped.add(id);
   }
@@ -552,7 +560,8 @@ export class Dispatcher {
 
   private async send(config: RouteConfig, items: Routed[]): Promise<Map<number, SendResult>> {
     if (items.length === 0) return new Map();
-    await this.options.throttle?.(config, items.length);
+    const { throttle } = this.options;
+    if (throttle) await this.untilWritten(() => throttle(config, items.length), 'pacing sends');
     try {
       const results = await this.options.pool.get(config.row).send(items.map((item) => item.content!));
       return new Map(results.map((result) => [result.id, result]));

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ContentResolver, payloadContent } from '../../src/engine/content.js';
 import { FAILURES_TO_OPEN, OPEN_FOR_MS } from '../../src/engine/health.js';
 import { periodsOf } from '../../src/engine/limits.js';
 import { takePace } from '../../src/engine/pace.js';
@@ -45,6 +46,27 @@ const smtpTo = (port: number) => ({
   senderEmail: 'news@herald.test',
   maxConnections: 2,
 });
+
+/** The database refuses to record this account's sent statuses, as a server going away would, until `end()`. */
+async function refuseSentStatuses(accountId: number) {
+  const { db, dialect } = t.database;
+  if (dialect === 'postgres') {
+    await sql`create function refuse_sent() returns trigger language plpgsql as $$
+      begin raise exception 'the database is away'; end $$`.execute(db);
+    await sql`create trigger refuse_sent before update on messages for each row
+      when (new.status = 'sent' and new.account_id = ${sql.lit(accountId)}) execute function refuse_sent()`.execute(db);
+  } else {
+    await sql`create trigger refuse_sent before update on messages
+      when new.status = 'sent' and new.account_id = ${sql.lit(accountId)}
+      begin select raise(abort, 'the database is away'); end`.execute(db);
+  }
+  return {
+    async end() {
+      await sql`drop trigger refuse_sent${sql.raw(dialect === 'postgres' ? ' on messages' : '')}`.execute(db);
+      if (dialect === 'postgres') await sql`drop function refuse_sent()`.execute(db);
+    },
+  };
+}
 
 describe('status rules', () => {
   it('moves forward only', () => {
@@ -332,18 +354,8 @@ describe('dispatch', () => {
   it('keeps trying to write the statuses of sent messages through a database failure, so none is sent twice', async () => {
     const { accountId } = await newAccount();
     await insert(t, emails(accountId, addresses('outage', 30)));
-    // The database refuses to record this account's sent statuses, as a server going away would, until the trigger goes.
-    const { db, dialect } = t.database;
-    if (dialect === 'postgres') {
-      await sql`create function refuse_sent() returns trigger language plpgsql as $$
-        begin raise exception 'the database is away'; end $$`.execute(db);
-      await sql`create trigger refuse_sent before update on messages for each row
-        when (new.status = 'sent' and new.account_id = ${sql.lit(accountId)}) execute function refuse_sent()`.execute(db);
-    } else {
-      await sql`create trigger refuse_sent before update on messages
-        when new.status = 'sent' and new.account_id = ${sql.lit(accountId)}
-        begin select raise(abort, 'the database is away'); end`.execute(db);
-    }
+    const { db } = t.database;
+    const away = await refuseSentStatuses(accountId);
     const inbox = () => db.selectFrom('sandbox_messages').select('recipient').where('account_id', '=', accountId).execute();
     // A lease shorter than the failure: messages whose statuses were given up on would be handed back and sent again.
     const dispatcher = dispatcherFor(t, { owner: 'outage-worker', batchSize: 10, leaseMs: 200, pollMs: 20 });
@@ -353,8 +365,7 @@ describe('dispatch', () => {
       await new Promise((resolve) => setTimeout(resolve, 600));
       expect(await statusCounts(t, accountId)).toEqual({ processing: 30 });
     } finally {
-      await sql`drop trigger refuse_sent${sql.raw(dialect === 'postgres' ? ' on messages' : '')}`.execute(db);
-      if (dialect === 'postgres') await sql`drop function refuse_sent()`.execute(db);
+      await away.end();
     }
     await waitFor(async () => (await statusCounts(t, accountId)).sent === 30, 10_000, 'every status written');
     await dispatcher.stop();
@@ -375,6 +386,43 @@ describe('dispatch', () => {
     const received = (await inbox()).map((row) => row.recipient);
     expect(received).toHaveLength(30);
     expect(new Set(received).size).toBe(30);
+  });
+
+  it('ends a batch that fails part-way only once the statuses of what it sent are written, so none is sent twice', async () => {
+    const { accountId } = await newAccount();
+    await insert(t, emails(accountId, addresses('part-way', 20)));
+    const away = await refuseSentStatuses(accountId);
+    // The batch's first chunk is read and sent; reading its second fails, as with the database away, and the batch ends.
+    let reads = 0;
+    const content: ContentResolver = {
+      resolve: (messages) => {
+        reads += 1;
+        if (reads === 2) return Promise.reject(new Error('the database is away'));
+        return payloadContent.resolve(messages);
+      },
+    };
+    const inbox = () =>
+      t.database.db.selectFrom('sandbox_messages').select('recipient').where('account_id', '=', accountId).execute();
+    const dispatcher = dispatcherFor(t, {
+      owner: 'part-way-worker',
+      batchSize: 20,
+      sendChunk: 10,
+      leaseMs: 200,
+      pollMs: 20,
+      content,
+    });
+    await dispatcher.start();
+    try {
+      await waitFor(async () => (await inbox()).length >= 10, 10_000, 'the first chunk at the provider');
+      await new Promise((resolve) => setTimeout(resolve, 600));
+    } finally {
+      await away.end();
+    }
+    await waitFor(async () => (await statusCounts(t, accountId)).sent === 20, 10_000, 'every message sent');
+    await dispatcher.stop();
+    const received = (await inbox()).map((row) => row.recipient);
+    expect(received).toHaveLength(20);
+    expect(new Set(received).size).toBe(20);
   });
 
   it('reports that it ran out of messages once the last batch is written, so a finished campaign is marked at once', async () => {

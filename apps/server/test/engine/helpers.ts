@@ -8,7 +8,10 @@ import type { TestApp } from '../helpers/app.js';
 export function dispatcherFor(
   t: TestApp,
   options: Partial<
-    Pick<DispatcherOptions, 'owner' | 'batchSize' | 'leaseMs' | 'pollMs' | 'onDrained' | 'pool' | 'throttle'>
+    Pick<
+      DispatcherOptions,
+      'owner' | 'batchSize' | 'sendChunk' | 'leaseMs' | 'pollMs' | 'onDrained' | 'pool' | 'throttle' | 'content'
+    >
   > = {},
 ): Dispatcher {
   return new Dispatcher({
