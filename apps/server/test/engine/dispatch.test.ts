@@ -47,6 +47,21 @@ const smtpTo = (port: number) => ({
   maxConnections: 2,
 });
 
+/** An e-mail campaign row in a state, without list or template: the engine sends the messages it is given. */
+async function emailCampaign(accountId: number, state: string): Promise<number> {
+  const now = Date.now();
+  const row = await t.database.db
+    .insertInto('campaigns')
+    .values({ account_id: accountId, name: state, channel: 'EMAIL', state, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+async function setCampaignState(campaignId: number, state: string): Promise<void> {
+  await t.database.db.updateTable('campaigns').set({ state }).where('id', '=', campaignId).execute();
+}
+
 /** The database refuses to record this account's sent statuses, as a server going away would, until `end()`. */
 async function refuseSentStatuses(accountId: number) {
   const { db, dialect } = t.database;
@@ -187,19 +202,9 @@ describe('dispatch', () => {
   it('claims only due messages of sending campaigns: the API first, then campaigns oldest first, paused ones left waiting', async () => {
     const { accountId } = await newAccount();
     const now = Date.now();
-    const campaign = async (state: string) =>
-      Number(
-        (
-          await t.database.db
-            .insertInto('campaigns')
-            .values({ account_id: accountId, name: state, channel: 'EMAIL', state, created_at: now, updated_at: now })
-            .returning('id')
-            .executeTakeFirstOrThrow()
-        ).id,
-      );
-    const paused = await campaign('paused');
-    const older = await campaign('sending');
-    const newer = await campaign('sending');
+    const paused = await emailCampaign(accountId, 'paused');
+    const older = await emailCampaign(accountId, 'sending');
+    const newer = await emailCampaign(accountId, 'sending');
     const tomorrow = now + 86_400_000;
     await insert(t, emails(accountId, ['paused1@example.com', 'paused2@example.com'], { campaignId: paused, lane: 1 }));
     await insert(t, emails(accountId, ['newer@example.com'], { campaignId: newer, lane: 1 }));
@@ -214,7 +219,7 @@ describe('dispatch', () => {
     expect(await claim(now + 1000)).toEqual(['api@example.com', 'older@example.com', 'newer@example.com']);
     expect(await statusCounts(t, accountId)).toEqual({ processing: 3, unsent: 4 });
     expect(await claim(now + 1000)).toEqual([]);
-    await t.database.db.updateTable('campaigns').set({ state: 'sending' }).where('id', '=', paused).execute();
+    await setCampaignState(paused, 'sending');
     expect(await claim(tomorrow)).toEqual([
       'api-later@example.com',
       'paused1@example.com',
@@ -231,16 +236,7 @@ describe('dispatch', () => {
       type: 'smtp',
       settings: { ...smtpTo(sink.port), messagesPerSecond: RATE },
     });
-    const now = Date.now();
-    const campaignId = Number(
-      (
-        await t.database.db
-          .insertInto('campaigns')
-          .values({ account_id: accountId, name: 'Paced', channel: 'EMAIL', state: 'sending', created_at: now, updated_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
+    const campaignId = await emailCampaign(accountId, 'sending');
     const recipients = addresses('paced', 100);
     await insert(t, emails(accountId, recipients, { campaignId, lane: 1, routeConfigId: paced }));
     const arrived = () => sink.messages.filter((message) => message.rcptTo[0]?.address.startsWith('paced')).length;
@@ -248,7 +244,7 @@ describe('dispatch', () => {
     // One batch takes all 100: at 20 a second it would go on for 5 s after the claim.
     const batch = dispatcher.runOnce();
     await waitFor(() => arrived() >= 5, 10_000, 'the first messages');
-    await t.database.db.updateTable('campaigns').set({ state: 'paused' }).where('id', '=', campaignId).execute();
+    await setCampaignState(campaignId, 'paused');
     const pausedAt = Date.now();
     const atPause = arrived();
     expect(await batch).toBe(100);
@@ -261,7 +257,7 @@ describe('dispatch', () => {
     expect(counts).toEqual({ sent: arrived(), unsent: 100 - arrived() });
     expect(await dispatcher.runOnce()).toBe(0);
 
-    await t.database.db.updateTable('campaigns').set({ state: 'sending' }).where('id', '=', campaignId).execute();
+    await setCampaignState(campaignId, 'sending');
     await drain(dispatcher);
     expect(await statusCounts(t, accountId)).toEqual({ sent: 100 });
     expect(arrived()).toBe(100);
@@ -269,28 +265,19 @@ describe('dispatch', () => {
 
   it('sends nothing of a batch leased before its campaign was paused (a job that waited in the queue)', async () => {
     const { accountId } = await newAccount();
-    const now = Date.now();
-    const campaignId = Number(
-      (
-        await t.database.db
-          .insertInto('campaigns')
-          .values({ account_id: accountId, name: 'Queued', channel: 'EMAIL', state: 'sending', created_at: now, updated_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
+    const campaignId = await emailCampaign(accountId, 'sending');
     await insert(t, emails(accountId, addresses('queued', 10), { campaignId, lane: 1 }));
     const dispatcher = dispatcherFor(t, { owner: 'queued-worker' });
     const leased = (await dispatcher.queue.claim(100)).filter((message) => message.accountId === accountId);
     expect(leased).toHaveLength(10);
-    await t.database.db.updateTable('campaigns').set({ state: 'paused' }).where('id', '=', campaignId).execute();
+    await setCampaignState(campaignId, 'paused');
     await dispatcher.processClaimed(leased);
     expect(await statusCounts(t, accountId)).toEqual({ unsent: 10 });
     const inbox = () =>
       t.database.db.selectFrom('sandbox_messages').select('recipient').where('account_id', '=', accountId).execute();
     expect(await inbox()).toEqual([]);
 
-    await t.database.db.updateTable('campaigns').set({ state: 'sending' }).where('id', '=', campaignId).execute();
+    await setCampaignState(campaignId, 'sending');
     await drain(dispatcher);
     expect(await statusCounts(t, accountId)).toEqual({ sent: 10 });
     expect(await inbox()).toHaveLength(10);
