@@ -24,7 +24,6 @@ import { registerConsole } from './console/static.js';
 import { contactRoutes } from './contacts/routes.js';
 import { checkDatabase, type DatabaseHandle } from './db/database.js';
 import { Dispatcher } from './engine/dispatcher.js';
-import { takePace } from './engine/pace.js';
 import { EngineThreads } from './engine/threads.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { hookRoutes } from './hooks/routes.js';
@@ -150,9 +149,7 @@ export async function buildApp({
     owner: `${hostname()}:${process.pid}`,
     recoverLeasesOnStart: database.dialect === 'sqlite',
     leaseMs: config.leaseMs ?? DISPATCH_LEASE_MS,
-    ...(scale
-      ? { concurrency: 0, throttle: (route, count) => scale.throttle(route, count) }
-      : { throttle: (route, count) => takePace(db, route, count) }),
+    ...(scale ? { concurrency: 0, throttle: (route, count) => scale.throttle(route, count) } : {}),
     ...(threaded
       ? {
           threads: new EngineThreads(

@@ -11,6 +11,7 @@ import type { ChannelPool } from '../providers/channel-pool.js';
 import type { ContentResolver, FallbackRoute } from './content.js';
 import { ConfigHealth } from './health.js';
 import { nextPeriodStart, release, reserve } from './limits.js';
+import { takePace } from './pace.js';
 import { type ClaimedMessage, DbQueue } from './queue.js';
 import { RouteBook, type RouteConfig } from './routing.js';
 import type { EngineThreads, ThreadsLog } from './threads.js';
@@ -41,7 +42,10 @@ export interface DispatcherOptions {
   pollMs?: number;
   /** Single-process installs (SQLite) hand back every lease at start instead of waiting for them to run out. */
   recoverLeasesOnStart?: boolean;
-  /** Waits until a config's rate shared by every process allows `count` more sends (scale mode: a Redis token bucket). */
+  /**
+   * Waits until a config's rate shared by every sender allows `count` more sends: by default its schedule in the
+   * database (engine/pace.ts); scale mode's Redis token bucket instead.
+   */
   throttle?: (config: RouteConfig, count: number) => Promise<void>;
   /** Threads that run the claiming loops instead of this one (herald serve on SQLite); receipts stay here. */
   threads?: EngineThreads;
@@ -116,6 +120,7 @@ export class Dispatcher {
   private receiptTimer: NodeJS.Timeout | undefined;
   /** The statuses of send chunks that finish together (from the batches in flight) are written in one transaction. */
   private readonly chunkStatuses: GroupCommit<Transition, boolean>;
+  private readonly throttle: (config: RouteConfig, count: number) => Promise<void>;
 
   constructor(private readonly options: DispatcherOptions) {
     this.batchSize = options.batchSize ?? 200;
@@ -124,6 +129,7 @@ export class Dispatcher {
     this.pollMs = options.pollMs ?? 250;
     this.leaseMs = options.leaseMs ?? 120_000;
     this.queue = new DbQueue({ db: options.db, dialect: options.dialect, owner: options.owner, leaseMs: this.leaseMs });
+    this.throttle = options.throttle ?? ((config, count) => takePace(options.db, config, count));
     this.chunkStatuses = new GroupCommit(
       async (transitions) => {
         const moved = await this.untilWritten(() => applyTransitions(options.db, transitions), 'writing sent statuses');
@@ -432,9 +438,10 @@ export class Dispatcher {
   /**
    * Writes that must land whatever it takes: the statuses of messages a provider took (given up, those messages would
    * be sent again when their leases ran out), the limit slots they did not use (given up, a day's limit would end
-   * early) and a paced config's booking (given up, the batch would end and its messages wait for their leases). Through a database outage the write is tried again until it lands, the batch sending nothing more
-   * meanwhile; its leases are renewed as soon as the database is back, and a status write's compare-and-set keeps a
-   * retry whose first try did commit from counting twice. Stopping the engine ends the retries.
+   * early) and a paced config's booking (given up, the batch would end and its messages wait for their leases).
+   * Through a database outage the write is tried again until it lands, the batch sending nothing more meanwhile; its
+   * leases are renewed as soon as the database is back, and a status write's compare-and-set keeps a retry whose
+   * first try did commit from counting twice. Stopping the engine ends the retries.
    */
   private async untilWritten<R>(write: () => Promise<R>, what: string): Promise<R> {
     for (let delay = WRITE_RETRY_MIN_MS; ; delay = Math.min(delay * 2, WRITE_RETRY_MAX_MS)) {
@@ -560,8 +567,7 @@ export class Dispatcher {
 
   private async send(config: RouteConfig, items: Routed[]): Promise<Map<number, SendResult>> {
     if (items.length === 0) return new Map();
-    const { throttle } = this.options;
-    if (throttle) await this.untilWritten(() => throttle(config, items.length), 'pacing sends');
+    if (config.messagesPerSecond !== null) await this.untilWritten(() => this.throttle(config, items.length), 'pacing sends');
     try {
       const results = await this.options.pool.get(config.row).send(items.map((item) => item.content!));
       return new Map(results.map((result) => [result.id, result]));

@@ -10,7 +10,6 @@ import { openDatabase } from '../db/database.js';
 import { ApiTemplateContent } from '../messages/content.js';
 import { ChannelPool } from '../providers/channel-pool.js';
 import { Dispatcher } from './dispatcher.js';
-import { takePace } from './pace.js';
 import type { ThreadData, ThreadLog, ThreadNews, ThreadRequest } from './threads.js';
 
 const data = workerData as ThreadData;
@@ -31,7 +30,6 @@ const engine = new Dispatcher({
   content: new ApiTemplateContent(database.db, new CampaignContent(database.db, new Tracking(secret, data.publicUrl))),
   owner: data.owner,
   leaseMs: data.leaseMs,
-  throttle: (config, count) => takePace(database.db, config, count),
   log: { info: post('info'), error: post('error') },
   onDrained: () => port.postMessage('drained' satisfies ThreadNews),
 });

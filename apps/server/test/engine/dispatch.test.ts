@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContentResolver, payloadContent } from '../../src/engine/content.js';
 import { FAILURES_TO_OPEN, OPEN_FOR_MS } from '../../src/engine/health.js';
 import { periodsOf } from '../../src/engine/limits.js';
-import { takePace } from '../../src/engine/pace.js';
 import { canMove } from '../../src/messages/status.js';
 import { ChannelPool } from '../../src/providers/channel-pool.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
@@ -294,13 +293,13 @@ describe('dispatch', () => {
     });
     await insert(t, emails(accountId, addresses('two-senders', TOTAL), { routeConfigId: paced }));
     const arrived = () => sink.messages.filter((message) => message.rcptTo[0]?.address.startsWith('two-senders')).length;
-    // As two processes: each has its own connections, each paced at the config's full rate by its channel.
+    // As two processes: each has its own connections, each paced at the config's full rate by its channel; the
+    // dispatchers' default throttle books their sends in the config's schedule in the database.
     const senders = ['pace-a', 'pace-b'].map((owner) =>
       dispatcherFor(t, {
         owner,
         batchSize: 20,
         pool: new ChannelPool(t.database.db, t.config.secret),
-        throttle: (config, count) => takePace(t.database.db, config, count),
       }),
     );
     const started = Date.now();

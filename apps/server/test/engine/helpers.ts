@@ -8,10 +8,7 @@ import type { TestApp } from '../helpers/app.js';
 export function dispatcherFor(
   t: TestApp,
   options: Partial<
-    Pick<
-      DispatcherOptions,
-      'owner' | 'batchSize' | 'sendChunk' | 'leaseMs' | 'pollMs' | 'onDrained' | 'pool' | 'throttle' | 'content'
-    >
+    Pick<DispatcherOptions, 'owner' | 'batchSize' | 'sendChunk' | 'leaseMs' | 'pollMs' | 'onDrained' | 'pool' | 'content'>
   > = {},
 ): Dispatcher {
   return new Dispatcher({
