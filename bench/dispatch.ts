@@ -7,7 +7,8 @@
  * measures at most BARE_MAX messages: its rate is what matters, and a million composed messages would take minutes.
  * Run: npm run build -w packages/shared -w apps/server, then
  *      npx tsx --conditions=source bench/dispatch.ts [recipients] [email|sms]   (default 20000 email)
- * Herald runs from its build, as in production; BENCH_CPU_PROF=<dir> writes a CPU profile of its process there.
+ * Herald runs from its build, as in production; BENCH_CPU_PROF=<dir> writes a CPU profile of its process there, and
+ * BENCH_NODE_ARGS adds node flags to it (say --trace-gc).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -241,6 +242,7 @@ async function heraldCampaign(sink: Sink, job: HeraldJob): Promise<HeraldReport>
     env: serverEnv,
     execArgv: [
       ...serverNodeArgs,
+      ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
     ],
   });

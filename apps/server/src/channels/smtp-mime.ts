@@ -53,15 +53,20 @@ function header(name: string, value: string): string {
   return `${foldLines(`${name}: ${value}`, LINE)}\r\n`;
 }
 
-function base64Lines(content: string): string {
-  const encoded = Buffer.from(content, 'utf8').toString('base64');
-  let out = '';
-  for (let i = 0; i < encoded.length; i += LINE) out += `${encoded.slice(i, i + LINE)}\r\n`;
-  return out;
+const CRLF = 0x0d0a;
+
+/** A part's headers and its content in base64 lines of 76, written into `out` at `offset`; answers the new offset. */
+function writePart(out: Buffer, offset: number, head: string, encoded: Buffer): number {
+  let at = offset + out.write(head, offset, 'latin1');
+  for (let i = 0; i < encoded.length; i += LINE) {
+    at += encoded.copy(out, at, i, Math.min(i + LINE, encoded.length));
+    at = out.writeUInt16BE(CRLF, at);
+  }
+  return at;
 }
 
-function part(type: 'plain' | 'html', content: string): string {
-  return `Content-Type: text/${type}; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n${base64Lines(content)}`;
+function partHead(type: 'plain' | 'html'): string {
+  return `Content-Type: text/${type}; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n`;
 }
 
 /** A Message-ID under the sender's domain. */
@@ -70,6 +75,7 @@ export function newMessageId(senderAddress: string): string {
   return `<${Date.now().toString(36)}.${sequence.toString(36)}.${PROCESS_TAG}@${senderAddress.slice(senderAddress.lastIndexOf('@') + 1)}>`;
 }
 
+/** The whole message in one buffer, each part encoded natively and copied line by line: no string per line. */
 export function writeMime(email: MimeEmail, date = new Date()): Buffer {
   let head =
     header('From', formatAddress(email.from)) +
@@ -80,17 +86,27 @@ export function writeMime(email: MimeEmail, date = new Date()): Buffer {
     header('Date', date.toUTCString().replace(/GMT/, '+0000')) +
     'MIME-Version: 1.0\r\n';
   for (const [name, value] of Object.entries(email.headers ?? {})) head += header(name, headerText(value));
-  const parts: ['plain' | 'html', string][] = [];
-  if (email.text) parts.push(['plain', email.text]);
-  if (email.html) parts.push(['html', email.html]);
-  if (parts.length === 0) parts.push(['plain', '']);
-  if (parts.length === 1) return Buffer.from(`${head}${part(...parts[0]!)}`, 'utf8');
-  sequence += 1;
-  const boundary = `--_herald_${PROCESS_TAG}_${sequence.toString(36)}`;
-  let body = '';
-  for (const [type, content] of parts) body += `--${boundary}\r\n${part(type, content)}`;
-  return Buffer.from(
-    `${head}Content-Type: multipart/alternative; boundary="${boundary}"\r\n\r\n${body}--${boundary}--\r\n`,
-    'utf8',
-  );
+  const parts: { head: string; encoded: Buffer }[] = [];
+  if (email.text) parts.push({ head: partHead('plain'), encoded: base64(email.text) });
+  if (email.html) parts.push({ head: partHead('html'), encoded: base64(email.html) });
+  if (parts.length === 0) parts.push({ head: partHead('plain'), encoded: Buffer.alloc(0) });
+  let closing = '';
+  if (parts.length > 1) {
+    sequence += 1;
+    const boundary = `--_herald_${PROCESS_TAG}_${sequence.toString(36)}`;
+    head += `Content-Type: multipart/alternative; boundary="${boundary}"\r\n\r\n`;
+    for (const part of parts) part.head = `--${boundary}\r\n${part.head}`;
+    closing = `--${boundary}--\r\n`;
+  }
+  let size = head.length + closing.length;
+  for (const part of parts) size += part.head.length + part.encoded.length + Math.ceil(part.encoded.length / LINE) * 2;
+  const out = Buffer.allocUnsafe(size);
+  let at = out.write(head, 0, 'latin1');
+  for (const part of parts) at = writePart(out, at, part.head, part.encoded);
+  out.write(closing, at, 'latin1');
+  return out;
+}
+
+function base64(content: string): Buffer {
+  return Buffer.from(Buffer.from(content, 'utf8').toString('base64'), 'latin1');
 }
