@@ -72,10 +72,12 @@ test('provider configurations: balances, create with a connection test, duplicat
   await page.getByTestId('provider-filter-add').click();
   await page.getByTestId('provider-filter-kind-0').click();
   await page.locator('.ant-select-item-option').filter({ hasText: 'Operator codes' }).click();
-  await page.getByTestId('provider-filter-value-0').fill('25, abc');
+  // The value field turns from a country select into a text input once the kind is applied.
+  const operatorCodes = page.locator('input[data-testid="provider-filter-value-0"]');
+  await operatorCodes.fill('25, abc');
   await page.getByTestId('provider-save').click();
   await expect(form).toContainText('Operator codes may contain digits, spaces and commas only');
-  await page.getByTestId('provider-filter-value-0').fill('25, 29');
+  await operatorCodes.fill('25, 29');
   await page.getByTestId('provider-save').click();
   await expect(form).toBeHidden();
   const reserve = page.getByTestId('provider-row-Reserve SMS');
