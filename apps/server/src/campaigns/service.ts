@@ -291,7 +291,7 @@ const TRANSITIONS = {
   cancel: { from: ['draft', 'scheduled', 'sending', 'paused'], to: 'cancelled' },
 } as const;
 
-/** Pause and cancel take effect at the next claim: at most the chunks already handed to a provider still go. */
+/** Pause and cancel take effect within a second: a batch still sending 250 ms after its claim looks at its campaigns again. */
 export async function changeState(
   deps: CampaignsDeps,
   accountId: number,
