@@ -63,6 +63,12 @@ export interface OpenOptions {
 
 /** An engine thread's page cache: negative is KiB in SQLite's pragma. */
 const ENGINE_CACHE_KIB = -2000;
+/**
+ * Any other connection's (the API's, materialising campaigns): 4 MB instead of better-sqlite3's 16 held a 1M e-mail
+ * campaign's peak RSS 8 MB lower (194 → 186 MB) at the same speed; a 1M-row import ran as fast, and the message log's
+ * pages over 10M messages stayed within 1–7 ms (the file's pages stay in the OS cache).
+ */
+const API_CACHE_KIB = -4000;
 
 export function openDatabase(options: OpenOptions): DatabaseHandle {
   if (options.databaseUrl) {
@@ -101,7 +107,7 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   // better-sqlite3's default page cache is 16 MB a connection. The engine's statements touch a few hot pages of each
   // index and sent as fast with 2 MB (100k SMS, interleaved runs), so an engine thread keeps 14 MB less resident.
-  if (options.engineOf) sqlite.pragma(`cache_size = ${ENGINE_CACHE_KIB}`);
+  sqlite.pragma(`cache_size = ${options.engineOf ? ENGINE_CACHE_KIB : API_CACHE_KIB}`);
   // Never asleep in SQLite waiting for another connection's write lock: that sleep would hold the whole event loop.
   sqlite.pragma('busy_timeout = 0');
   const writeGate = new WriteGate(options.engineOf);
