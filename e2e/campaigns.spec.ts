@@ -192,9 +192,15 @@ test('pause, resume and cancel a sending campaign; a duplicate is scheduled from
   await expect(row.getByTestId('campaign-state')).toHaveAttribute('data-state', 'cancelled');
   await expect(row.getByTestId('campaign-progress')).toHaveAttribute('data-total', '5');
 
-  // The view of the cancelled campaign still adds up.
+  // The view of the cancelled campaign still adds up, and its log says why the three waiting messages never go.
   await row.getByTestId('campaign-view').click();
   expect(await expectCountsAddUp(page.getByTestId('campaign-counts'))).toBe(5);
+  await page.goto('/mass-mail/campaigns');
+  await row.getByTestId('campaign-log').click();
+  const rows = page.getByTestId('campaign-log-table').locator('tbody tr.ant-table-row');
+  await expect(rows).toHaveCount(5);
+  await expect(rows.filter({ has: page.getByTestId('log-cancelled') })).toHaveCount(3);
+  await expect(rows.filter({ hasText: 'Not sent: the campaign was cancelled' }).first()).toContainText('day limit reached');
   await page.goto('/mass-mail/campaigns');
 
   await row.getByTestId('campaign-duplicate').click();

@@ -15,6 +15,9 @@ export const MESSAGE_STATUSES = [
 ] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
+/** Statuses the queue still has to work on. */
+export const PENDING_STATUSES: readonly MessageStatus[] = ['unsent', 'processing', 'resending'];
+
 export const CAMPAIGN_STATES = ['draft', 'scheduled', 'sending', 'paused', 'sent', 'cancelled', 'failed'] as const;
 export type CampaignState = (typeof CAMPAIGN_STATES)[number];
 

@@ -37,9 +37,6 @@ export const SETTLED_STATUSES: readonly MessageStatus[] = [
   'filtered',
 ];
 
-/** Statuses the queue still has to work on. */
-export const PENDING_STATUSES: readonly MessageStatus[] = ['unsent', 'processing', 'resending'];
-
 /** Statuses that went through a provider (used by limits and delivery rates). */
 export const ACCEPTED_STATUSES: readonly MessageStatus[] = [
   'sent',

@@ -1,6 +1,6 @@
 /** The campaign log: every message of one campaign with its status, paged by the server and filtered by status. */
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { MESSAGE_STATUSES, type MessageStatus } from '@herald/shared';
+import { MESSAGE_STATUSES, type MessageStatus, PENDING_STATUSES } from '@herald/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Flex, Result, Select, Space, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -33,6 +33,9 @@ export default function CampaignLog() {
     );
   }
 
+  // A cancelled campaign's messages still waiting keep their status; the log says why they will not go.
+  const neverSent = (entry: LogEntry) =>
+    campaign.data?.state === 'cancelled' && isMessageStatus(entry.status) && PENDING_STATUSES.includes(entry.status);
   const columns: ColumnsType<LogEntry> = [
     recipientColumn(t('log.columns.recipient'), 260),
     {
@@ -57,8 +60,13 @@ export default function CampaignLog() {
       key: 'providerMessage',
       title: t('log.columns.providerMessage'),
       render: (_, entry) =>
-        entry.providerMessage || entry.providerMessageId ? (
+        entry.providerMessage || entry.providerMessageId || neverSent(entry) ? (
           <Flex vertical>
+            {neverSent(entry) && (
+              <Typography.Text type="secondary" data-testid="log-cancelled">
+                {t('log.cancelled')}
+              </Typography.Text>
+            )}
             {entry.providerMessage && <span>{entry.providerMessage}</span>}
             {entry.providerMessageId && (
               <Tooltip title={t('log.messageId')}>
