@@ -201,6 +201,11 @@ test('pause, resume and cancel a sending campaign; a duplicate is scheduled from
   await expect(rows).toHaveCount(5);
   await expect(rows.filter({ has: page.getByTestId('log-cancelled') })).toHaveCount(3);
   await expect(rows.filter({ hasText: 'Not sent: the campaign was cancelled' }).first()).toContainText('day limit reached');
+  // The account's e-mail log says the same of them.
+  await page.goto('/statistics/email/log');
+  await expect(
+    page.getByTestId('log-email').getByTestId('log-provider-message').filter({ hasText: 'Not sent: the campaign was cancelled' }),
+  ).toHaveCount(3);
   await page.goto('/mass-mail/campaigns');
 
   await row.getByTestId('campaign-duplicate').click();

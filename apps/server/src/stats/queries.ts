@@ -201,6 +201,7 @@ function withNames<O>(query: SelectQueryBuilder<Database, 'messages', O>) {
       'provider_configs.name as config_name',
       'templates.name as template_name',
       'campaigns.name as campaign_name',
+      'campaigns.state as campaign_state',
     ]);
 }
 

@@ -82,6 +82,8 @@ const LogEntry = Type.Object({
   locale: Nullable(Type.String()),
   campaignId: Nullable(Type.Integer()),
   campaign: Nullable(Type.String()),
+  /** The campaign's state: a cancelled campaign's waiting messages will never be sent. */
+  campaignState: Nullable(Type.String()),
 });
 
 export const LogAnswer = Type.Object({

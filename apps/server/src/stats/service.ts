@@ -173,6 +173,7 @@ function logEntry(row: q.LogRow) {
     locale: row.locale,
     campaignId: row.campaign_id === null ? null : Number(row.campaign_id),
     campaign: row.campaign_name,
+    campaignState: row.campaign_state,
   };
 }
 

@@ -8,7 +8,17 @@ import { ChannelPool } from '../../src/providers/channel-pool.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
 import { waitFor } from '../helpers/wait.js';
-import { accountIdOf, addresses, dispatcherFor, drain, emails, insert, rollupCounts, statusCounts } from './helpers.js';
+import {
+  accountIdOf,
+  addresses,
+  dispatcherFor,
+  drain,
+  emailCampaign,
+  emails,
+  insert,
+  rollupCounts,
+  statusCounts,
+} from './helpers.js';
 
 let t: TestApp;
 let sink: SmtpSink;
@@ -47,16 +57,6 @@ const smtpTo = (port: number) => ({
 });
 
 /** An e-mail campaign row in a state, without list or template: the engine sends the messages it is given. */
-async function emailCampaign(accountId: number, state: string): Promise<number> {
-  const now = Date.now();
-  const row = await t.database.db
-    .insertInto('campaigns')
-    .values({ account_id: accountId, name: state, channel: 'EMAIL', state, created_at: now, updated_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
-}
-
 async function setCampaignState(campaignId: number, state: string): Promise<void> {
   await t.database.db.updateTable('campaigns').set({ state }).where('id', '=', campaignId).execute();
 }
@@ -201,9 +201,9 @@ describe('dispatch', () => {
   it('claims only due messages of sending campaigns: the API first, then campaigns oldest first, paused ones left waiting', async () => {
     const { accountId } = await newAccount();
     const now = Date.now();
-    const paused = await emailCampaign(accountId, 'paused');
-    const older = await emailCampaign(accountId, 'sending');
-    const newer = await emailCampaign(accountId, 'sending');
+    const paused = await emailCampaign(t, accountId, 'paused');
+    const older = await emailCampaign(t, accountId, 'sending');
+    const newer = await emailCampaign(t, accountId, 'sending');
     const tomorrow = now + 86_400_000;
     await insert(t, emails(accountId, ['paused1@example.com', 'paused2@example.com'], { campaignId: paused, lane: 1 }));
     await insert(t, emails(accountId, ['newer@example.com'], { campaignId: newer, lane: 1 }));
@@ -235,7 +235,7 @@ describe('dispatch', () => {
       type: 'smtp',
       settings: { ...smtpTo(sink.port), messagesPerSecond: RATE },
     });
-    const campaignId = await emailCampaign(accountId, 'sending');
+    const campaignId = await emailCampaign(t, accountId, 'sending');
     const recipients = addresses('paced', 100);
     await insert(t, emails(accountId, recipients, { campaignId, lane: 1, routeConfigId: paced }));
     const arrived = () => sink.messages.filter((message) => message.rcptTo[0]?.address.startsWith('paced')).length;
@@ -264,7 +264,7 @@ describe('dispatch', () => {
 
   it('sends nothing of a batch leased before its campaign was paused (a job that waited in the queue)', async () => {
     const { accountId } = await newAccount();
-    const campaignId = await emailCampaign(accountId, 'sending');
+    const campaignId = await emailCampaign(t, accountId, 'sending');
     await insert(t, emails(accountId, addresses('queued', 10), { campaignId, lane: 1 }));
     const dispatcher = dispatcherFor(t, { owner: 'queued-worker' });
     const leased = (await dispatcher.queue.claim(100)).filter((message) => message.accountId === accountId);

@@ -5,6 +5,17 @@ import { Dispatcher, type DispatcherOptions } from '../../src/engine/dispatcher.
 import { insertMessages, type NewMessage } from '../../src/messages/ledger.js';
 import type { TestApp } from '../helpers/app.js';
 
+/** A bare e-mail campaign row in `state`, for messages to belong to. */
+export async function emailCampaign(t: TestApp, accountId: number, state: string): Promise<number> {
+  const now = Date.now();
+  const row = await t.database.db
+    .insertInto('campaigns')
+    .values({ account_id: accountId, name: state, channel: 'EMAIL', state, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
 export function dispatcherFor(
   t: TestApp,
   options: Partial<

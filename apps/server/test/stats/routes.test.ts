@@ -2,7 +2,7 @@
 import { LOG_COUNT_CAP } from '@herald/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMessages } from '../../src/messages/ledger.js';
-import { accountIdOf, dispatcherFor, drain, emails } from '../engine/helpers.js';
+import { accountIdOf, dispatcherFor, drain, emailCampaign, emails } from '../engine/helpers.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -113,6 +113,27 @@ describe('message log', () => {
     expect((await get(owner, `/api/data/messages/email?configId=${configId}`)).json().total).toBe(25);
     expect((await get(owner, '/api/data/messages/email?campaignId=999999')).json().total).toBe(0);
     expect((await get(owner, '/api/data/messages/email?status=sent&recipient=later1@example.com')).json().total).toBe(0);
+  });
+
+  it('gives each message its campaign’s state, so the log can say a cancelled campaign’s waiting ones never go', async () => {
+    const account = await newAccount();
+    const cancelled = await emailCampaign(t, account.accountId, 'cancelled');
+    await insertMessages(
+      t.database.db,
+      emails(account.accountId, ['waiting@example.com'], { campaignId: cancelled, nextAttemptAt: Date.now() + 3_600_000 }),
+    );
+    await insertMessages(
+      t.database.db,
+      emails(account.accountId, ['api@example.com'], { nextAttemptAt: Date.now() + 3_600_000 }),
+    );
+
+    const items = (await get(account, '/api/data/messages/email')).json().items;
+    expect(
+      items.map((item: { recipient: string; campaignState: string | null }) => [item.recipient, item.campaignState]),
+    ).toEqual([
+      ['api@example.com', null],
+      ['waiting@example.com', 'cancelled'],
+    ]);
   });
 
   it('opens one message with its status history; another account’s message or the other channel is 404', async () => {

@@ -25,7 +25,7 @@ import { useNavigate } from 'react-router';
 import { Dash, LogTime, MessageLogTable, recipientColumn } from '../../ui/MessageLogTable';
 import { ScreenHeader } from '../../ui/ScreenHeader';
 import { useServerPaging } from '../../ui/serverPaging';
-import { STATUS_COLORS, StatusTag } from '../mass-mail/campaigns/labels';
+import { neverSent, STATUS_COLORS, StatusTag } from '../mass-mail/campaigns/labels';
 import { campaignsQuery, configsQuery, type LogEntry, type LogFilter, logQuery, messageQuery } from './api';
 import type { StatisticsChannel } from './channel';
 
@@ -144,14 +144,18 @@ export default function MessageLog({ channel }: { channel: StatisticsChannel }) 
       key: 'providerMessage',
       title: t('log.columns.providerMessage'),
       ellipsis: { showTitle: false },
-      render: (_, entry) =>
-        entry.providerMessage ? (
-          <Tooltip title={entry.providerMessage} placement="topLeft">
-            <span>{entry.providerMessage}</span>
+      render: (_, entry) => {
+        const text = [neverSent(entry.status, entry.campaignState) ? t('campaigns:log.cancelled') : null, entry.providerMessage]
+          .filter(Boolean)
+          .join(' · ');
+        return text ? (
+          <Tooltip title={text} placement="topLeft">
+            <span data-testid="log-provider-message">{text}</span>
           </Tooltip>
         ) : (
           <Dash />
-        ),
+        );
+      },
     },
     {
       key: 'retries',

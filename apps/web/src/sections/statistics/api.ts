@@ -49,6 +49,7 @@ export interface LogEntry {
   locale: string | null;
   campaignId: number | null;
   campaign: string | null;
+  campaignState: string | null;
 }
 
 export interface LogMessage extends LogEntry {

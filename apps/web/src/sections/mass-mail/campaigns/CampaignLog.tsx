@@ -1,6 +1,6 @@
 /** The campaign log: every message of one campaign with its status, paged by the server and filtered by status. */
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { MESSAGE_STATUSES, type MessageStatus, PENDING_STATUSES } from '@herald/shared';
+import { MESSAGE_STATUSES, type MessageStatus } from '@herald/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Flex, Result, Select, Space, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -11,7 +11,7 @@ import { Dash, LogTime, MessageLogTable, recipientColumn } from '../../../ui/Mes
 import { useServerPaging } from '../../../ui/serverPaging';
 import { campaignQuery, type LogEntry, logQuery } from './api';
 import { CampaignActions } from './CampaignActions';
-import { isMessageStatus, StateTag, StatusTag } from './labels';
+import { isMessageStatus, neverSent, StateTag, StatusTag } from './labels';
 import { useCampaignProgress } from './progress';
 
 export default function CampaignLog() {
@@ -33,9 +33,7 @@ export default function CampaignLog() {
     );
   }
 
-  // A cancelled campaign's messages still waiting keep their status; the log says why they will not go.
-  const neverSent = (entry: LogEntry) =>
-    campaign.data?.state === 'cancelled' && isMessageStatus(entry.status) && PENDING_STATUSES.includes(entry.status);
+  const cancelled = (entry: LogEntry) => neverSent(entry.status, campaign.data?.state);
   const columns: ColumnsType<LogEntry> = [
     recipientColumn(t('log.columns.recipient'), 260),
     {
@@ -60,9 +58,9 @@ export default function CampaignLog() {
       key: 'providerMessage',
       title: t('log.columns.providerMessage'),
       render: (_, entry) =>
-        entry.providerMessage || entry.providerMessageId || neverSent(entry) ? (
+        entry.providerMessage || entry.providerMessageId || cancelled(entry) ? (
           <Flex vertical>
-            {neverSent(entry) && (
+            {cancelled(entry) && (
               <Typography.Text type="secondary" data-testid="log-cancelled">
                 {t('log.cancelled')}
               </Typography.Text>

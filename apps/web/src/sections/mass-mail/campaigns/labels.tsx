@@ -10,7 +10,7 @@ import {
   StopOutlined,
   SyncOutlined,
 } from '@ant-design/icons';
-import { type CampaignState, type ChannelCategory, MESSAGE_STATUSES, type MessageStatus } from '@herald/shared';
+import { type CampaignState, type ChannelCategory, MESSAGE_STATUSES, type MessageStatus, PENDING_STATUSES } from '@herald/shared';
 import { Flex, Tag, Tooltip, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -78,6 +78,11 @@ const STATUS_TAGS: Record<MessageStatus, string> = {
 
 export function isMessageStatus(value: string): value is MessageStatus {
   return (MESSAGE_STATUSES as readonly string[]).includes(value);
+}
+
+/** A message still waiting in a cancelled campaign: it keeps its status but will never be sent. */
+export function neverSent(status: string, campaignState: string | null | undefined): boolean {
+  return campaignState === 'cancelled' && isMessageStatus(status) && PENDING_STATUSES.includes(status);
 }
 
 export function StatusTag({ status }: { status: MessageStatus }) {
