@@ -56,7 +56,6 @@ const smtpTo = (port: number) => ({
   maxConnections: 2,
 });
 
-/** An e-mail campaign row in a state, without list or template: the engine sends the messages it is given. */
 async function setCampaignState(campaignId: number, state: string): Promise<void> {
   await t.database.db.updateTable('campaigns').set({ state }).where('id', '=', campaignId).execute();
 }

@@ -5,7 +5,7 @@ import { Dispatcher, type DispatcherOptions } from '../../src/engine/dispatcher.
 import { insertMessages, type NewMessage } from '../../src/messages/ledger.js';
 import type { TestApp } from '../helpers/app.js';
 
-/** A bare e-mail campaign row in `state`, for messages to belong to. */
+/** An e-mail campaign row in a state, without list or template: the engine sends the messages it is given. */
 export async function emailCampaign(t: TestApp, accountId: number, state: string): Promise<number> {
   const now = Date.now();
   const row = await t.database.db
