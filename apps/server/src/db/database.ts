@@ -11,7 +11,6 @@ import {
   type Driver,
   Kysely,
   PostgresAdapter,
-  PostgresDialect,
   type PostgresPoolClient,
   type QueryResult,
   type RawBuilder,
@@ -20,6 +19,7 @@ import {
   SqliteDriver,
   sql,
 } from 'kysely';
+import { SearchPathPostgresDialect } from './postgres-dialect.js';
 import type { Database } from './schema.js';
 import { WriteGate } from './write-gate.js';
 
@@ -84,7 +84,7 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
     // queries fails its next query (the pool then drops it), instead of an unhandled 'error' event ending the process.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new SearchPathPostgresDialect({ pool }) });
     const holdConnection = async (): Promise<HeldConnection> => {
       const client = await pool.connect();
       // Kysely releases its connection after each query or transaction; this one stays held until release().
@@ -92,7 +92,7 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
       const heldPool = { connect: async () => held, end: async () => {} };
       const { from } = require('pg-copy-streams') as typeof import('pg-copy-streams');
       return {
-        db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: heldPool }) }),
+        db: new Kysely<Database>({ dialect: new SearchPathPostgresDialect({ pool: heldPool }) }),
         copyFrom: (statement, text) => pipeline(Readable.from([text]), client.query(from(statement))),
         release: () => client.release(),
       };

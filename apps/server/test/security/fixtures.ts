@@ -172,14 +172,7 @@ export async function createRecords(t: TestApp, account: Account, label: string)
 /** The application's tables with their column names. */
 export async function tables(database: DatabaseHandle): Promise<{ name: string; columns: string[] }[]> {
   const found = await database.db.introspection.getTables();
-  let schema: string | undefined;
-  if (database.dialect === 'postgres') {
-    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
-    schema = rows[0]?.schema;
-  }
-  return found
-    .filter((table) => schema === undefined || table.schema === schema)
-    .map((table) => ({ name: table.name, columns: table.columns.map((column) => column.name) }));
+  return found.map((table) => ({ name: table.name, columns: table.columns.map((column) => column.name) }));
 }
 
 const asText = (row: Record<string, unknown>) =>
