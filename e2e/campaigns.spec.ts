@@ -203,9 +203,14 @@ test('pause, resume and cancel a sending campaign; a duplicate is scheduled from
   await expect(rows.filter({ hasText: 'Not sent: the campaign was cancelled' }).first()).toContainText('day limit reached');
   // The account's e-mail log says the same of them.
   await page.goto('/statistics/email/log');
-  await expect(
-    page.getByTestId('log-email').getByTestId('log-provider-message').filter({ hasText: 'Not sent: the campaign was cancelled' }),
-  ).toHaveCount(3);
+  const waiting = page
+    .getByTestId('log-email')
+    .getByTestId('log-provider-message')
+    .filter({ hasText: 'Not sent: the campaign was cancelled' });
+  await expect(waiting).toHaveCount(3);
+  // And so does one message's drawer, above its history.
+  await waiting.first().click();
+  await expect(page.getByTestId('log-drawer-provider-message')).toContainText('Not sent: the campaign was cancelled');
   await page.goto('/mass-mail/campaigns');
 
   await row.getByTestId('campaign-duplicate').click();

@@ -19,6 +19,7 @@ import {
 } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { Dayjs } from 'dayjs';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -31,6 +32,13 @@ import type { StatisticsChannel } from './channel';
 
 const DATE = 'YYYY-MM-DD';
 const CATEGORY: Record<StatisticsChannel, string> = { email: 'EMAIL', sms: 'SMS' };
+
+/** The provider's words for the current status, led by why a cancelled campaign's waiting message never goes. */
+function providerMessageText(entry: LogEntry, t: TFunction<['statistics', 'campaigns']>): string {
+  return [neverSent(entry.status, entry.campaignState) ? t('campaigns:log.cancelled') : null, entry.providerMessage]
+    .filter(Boolean)
+    .join(' · ');
+}
 
 function MessageDrawer({ channel, id, onClose }: { channel: StatisticsChannel; id: number | undefined; onClose: () => void }) {
   const { t } = useTranslation(['statistics', 'campaigns']);
@@ -52,7 +60,9 @@ function MessageDrawer({ channel, id, onClose }: { channel: StatisticsChannel; i
             <Descriptions.Item label={t('log.columns.template')}>{data.template ?? <Dash />}</Descriptions.Item>
             <Descriptions.Item label={t('log.columns.campaign')}>{data.campaign ?? t('log.api')}</Descriptions.Item>
             <Descriptions.Item label={t('log.columns.config')}>{data.providerConfig ?? <Dash />}</Descriptions.Item>
-            <Descriptions.Item label={t('log.columns.providerMessage')}>{data.providerMessage ?? <Dash />}</Descriptions.Item>
+            <Descriptions.Item label={t('log.columns.providerMessage')}>
+              <span data-testid="log-drawer-provider-message">{providerMessageText(data, t) || <Dash />}</span>
+            </Descriptions.Item>
             <Descriptions.Item label={t('log.drawer.providerMessageId')}>
               {data.providerMessageId ? <Typography.Text copyable>{data.providerMessageId}</Typography.Text> : <Dash />}
             </Descriptions.Item>
@@ -145,9 +155,7 @@ export default function MessageLog({ channel }: { channel: StatisticsChannel }) 
       title: t('log.columns.providerMessage'),
       ellipsis: { showTitle: false },
       render: (_, entry) => {
-        const text = [neverSent(entry.status, entry.campaignState) ? t('campaigns:log.cancelled') : null, entry.providerMessage]
-          .filter(Boolean)
-          .join(' · ');
+        const text = providerMessageText(entry, t);
         return text ? (
           <Tooltip title={text} placement="topLeft">
             <span data-testid="log-provider-message">{text}</span>
