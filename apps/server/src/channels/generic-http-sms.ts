@@ -8,6 +8,7 @@ import {
   httpFailure,
   isSuccess,
   isTransientStatus,
+  SEND_CONCURRENCY,
   SEND_TIMEOUT_MS,
   sendSmsBatch,
   settingText,
@@ -163,6 +164,7 @@ function createGenericHttpSms(settings: ChannelSettings, context: ChannelContext
   }
 
   return {
+    parallelism: SEND_CONCURRENCY,
     send: (messages) => sendSmsBatch(messages, sendOne),
     verify,
     balance,

@@ -52,6 +52,8 @@ function createSandbox(category: ChannelCategory, settings: ChannelSettings, con
   }
 
   return {
+    // A send call is one insert, whatever its size.
+    parallelism: Number.POSITIVE_INFINITY,
     async send(messages: OutgoingMessage[]): Promise<SendResult[]> {
       const stored = messages.map((message) => {
         const email = category === 'EMAIL' && 'subject' in message ? message : null;

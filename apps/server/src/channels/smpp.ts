@@ -249,6 +249,10 @@ class SmppChannel implements Channel {
     this.connect();
   }
 
+  get parallelism(): number {
+    return this.settings.windowSize;
+  }
+
   async send(messages: OutgoingMessage[]): Promise<SendResult[]> {
     const prepared: { sms: OutgoingSms; fields: Record<string, unknown>[] }[] = [];
     const immediate = new Map<number, SendResult>();

@@ -8,6 +8,7 @@ import {
   httpFailure,
   isSuccess,
   isTransientStatus,
+  SEND_CONCURRENCY,
   SEND_TIMEOUT_MS,
   sendSmsBatch,
   settingText,
@@ -126,6 +127,7 @@ function createSmsRu(settings: ChannelSettings): Channel {
   }
 
   return {
+    parallelism: SEND_CONCURRENCY,
     send: (messages) => sendSmsBatch(messages, sendOne),
     verify,
     balance,

@@ -266,6 +266,7 @@ function createSmtpChannel(rawSettings: ChannelSettings): Channel {
   }
 
   return {
+    parallelism: settings.maxConnections,
     send: (messages) => Promise.all(messages.map(sendOne)),
 
     async verify(): Promise<VerifyResult> {

@@ -9,6 +9,7 @@ import {
   httpFailure,
   isSuccess,
   isTransientStatus,
+  SEND_CONCURRENCY,
   SEND_TIMEOUT_MS,
   sendSmsBatch,
   settingText,
@@ -121,6 +122,7 @@ function createTwilio(settings: ChannelSettings): Channel {
   }
 
   return {
+    parallelism: SEND_CONCURRENCY,
     send: (messages) => sendSmsBatch(messages, sendOne),
     verify,
     balance,

@@ -93,6 +93,11 @@ export interface ChannelContext {
 }
 
 export interface Channel {
+  /**
+   * How many messages the channel has with the provider at once (SMTP connections, SMPP window, HTTP requests in
+   * flight): the engine never hands it fewer per send call, or a slow provider would be left partly idle.
+   */
+  readonly parallelism: number;
   send(messages: OutgoingMessage[]): Promise<SendResult[]>;
   verify(): Promise<VerifyResult>;
   balance?(): Promise<Balance | null>;

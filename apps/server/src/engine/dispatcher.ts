@@ -121,6 +121,8 @@ export class Dispatcher {
   /** The statuses of send chunks that finish together (from the batches in flight) are written in one transaction. */
   private readonly chunkStatuses: GroupCommit<Transition, boolean>;
   private readonly throttle: (config: RouteConfig, count: number) => Promise<void>;
+  /** Messages per second each config's provider took over its last send calls, which size the next ones. */
+  private readonly sendRates = new Map<number, number>();
 
   constructor(private readonly options: DispatcherOptions) {
     this.batchSize = options.batchSize ?? 200;
@@ -455,10 +457,17 @@ export class Dispatcher {
     }
   }
 
-  /** Messages per send call: a paced provider gets a quarter of a second's worth at a time. */
+  /**
+   * Messages per send call: a quarter of a second's worth at the config's pace and at the rate its provider took the
+   * last calls (a relay answering each message in 200 ms), so pause and cancel take effect within a second; never
+   * fewer than the channel works on at once, or a slow provider's rate measured on small calls would shrink them to one.
+   */
   private chunkSizeFor(config: RouteConfig): number {
-    if (config.messagesPerSecond === null) return this.sendChunk;
-    return Math.max(1, Math.min(this.sendChunk, Math.floor((config.messagesPerSecond * STOP_CHECK_MS) / 1000)));
+    const share = (perSecond: number) => Math.max(1, Math.floor((perSecond * STOP_CHECK_MS) / 1000));
+    const paced = config.messagesPerSecond === null ? this.sendChunk : share(config.messagesPerSecond);
+    const floor = Math.min(this.options.pool.get(config.row).parallelism, paced, this.sendChunk);
+    const taken = this.sendRates.get(config.id);
+    return Math.max(floor, Math.min(this.sendChunk, paced, taken === undefined ? floor : share(taken)));
   }
 
   /**
@@ -568,15 +577,25 @@ export class Dispatcher {
   private async send(config: RouteConfig, items: Routed[]): Promise<Map<number, SendResult>> {
     if (items.length === 0) return new Map();
     if (config.messagesPerSecond !== null) await this.untilWritten(() => this.throttle(config, items.length), 'pacing sends');
+    const started = performance.now();
     try {
       const results = await this.options.pool.get(config.row).send(items.map((item) => item.content!));
+      this.measureSendRate(config.id, items.length, performance.now() - started);
       return new Map(results.map((result) => [result.id, result]));
     } catch (error) {
+      this.measureSendRate(config.id, items.length, performance.now() - started);
       const message = (error as Error).message;
       return new Map(
         items.map((item) => [item.message.id, { id: item.message.id, accepted: false, transient: true, error: message }]),
       );
     }
+  }
+
+  /** A config's messages per second over its send calls, smoothed over the last few. */
+  private measureSendRate(configId: number, count: number, elapsedMs: number): void {
+    const rate = (count * 1000) / Math.max(elapsedMs, 1);
+    const before = this.sendRates.get(configId);
+    this.sendRates.set(configId, before === undefined ? rate : (before + rate) / 2);
   }
 
   /** Every candidate was tried: retry later after a transient failure, wait for the limit, or wait out a failing provider. */

@@ -261,6 +261,38 @@ describe('dispatch', () => {
     expect(arrived()).toBe(100);
   });
 
+  it('stops sending a paused campaign within a second at a slow provider with no configured pace', async () => {
+    const slow = await startSmtpSink({ replyDelayMs: 100 });
+    try {
+      const { token, accountId } = await newAccount();
+      // Two connections answering each message in 100 ms: 20 messages a second, which nothing in the config says.
+      const relay = await createConfig(token, { name: 'Slow relay', type: 'smtp', settings: smtpTo(slow.port) });
+      const campaignId = await emailCampaign(t, accountId, 'sending');
+      await insert(t, emails(accountId, addresses('slow', 100), { campaignId, lane: 1, routeConfigId: relay }));
+      const arrived = () => slow.messages.length;
+      const dispatcher = dispatcherFor(t, { owner: 'slow-relay-worker', batchSize: 200 });
+      const batch = dispatcher.runOnce();
+      await waitFor(() => arrived() >= 10, 10_000, 'the first messages');
+      await setCampaignState(campaignId, 'paused');
+      const pausedAt = Date.now();
+      const atPause = arrived();
+      expect(await batch).toBe(100);
+      const settled = Date.now() - pausedAt;
+      const afterPause = arrived() - atPause;
+      console.log(`paused at a slow relay (20 msgs/s): ${afterPause} more arrived, the batch returned after ${settled} ms`);
+      expect(settled).toBeLessThan(1000);
+      expect(afterPause).toBeLessThanOrEqual(20);
+      expect(await statusCounts(t, accountId)).toEqual({ sent: arrived(), unsent: 100 - arrived() });
+
+      await setCampaignState(campaignId, 'sending');
+      await drain(dispatcher);
+      expect(await statusCounts(t, accountId)).toEqual({ sent: 100 });
+      expect(arrived()).toBe(100);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('sends nothing of a batch leased before its campaign was paused (a job that waited in the queue)', async () => {
     const { accountId } = await newAccount();
     const campaignId = await emailCampaign(t, accountId, 'sending');

@@ -37,6 +37,8 @@ export interface SmtpSinkOptions {
   /** The reply refusing a recipient at RCPT TO, or undefined to accept it. */
   rejectRecipient?: (address: string) => SinkReply | undefined;
   onMessage?: (message: SinkMessage) => void;
+  /** How long the sink takes to answer each message it received (a slow relay). */
+  replyDelayMs?: number;
 }
 
 export interface SmtpSink {
@@ -104,7 +106,9 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
         };
         messages.push(message);
         options.onMessage?.(message);
-        callback(null, `OK: queued as ${message.queueId}`);
+        const reply = () => callback(null, `OK: queued as ${message.queueId}`);
+        if (options.replyDelayMs) setTimeout(reply, options.replyDelayMs);
+        else reply();
       });
     },
   });
