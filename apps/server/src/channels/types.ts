@@ -1,6 +1,6 @@
 /**
  * The one small interface every provider channel implements (ARCHITECTURE.md, Sending):
- * send a batch, verify the connection, read a balance where the vendor has one.
+ * send a batch, verify the connection, read a balance where the vendor has one, say how many messages it works on at once.
  * Adding a provider is one file exporting a ChannelDefinition, plus its test.
  */
 import type { ChannelCategory } from '@herald/shared';
