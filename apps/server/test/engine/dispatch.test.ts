@@ -226,39 +226,62 @@ describe('dispatch', () => {
     ]);
   });
 
-  it("stops sending a paused campaign within a second at a provider's slow pace, and sends the rest once on resume", async () => {
-    const { token, accountId } = await newAccount();
-    const RATE = 20;
-    const paced = await createConfig(token, {
-      name: 'Paced SMTP',
-      type: 'smtp',
-      settings: { ...smtpTo(sink.port), messagesPerSecond: RATE },
-    });
+  /**
+   * Sends a 100-message campaign through one config in one batch, pauses it once `pauseAfter` arrived, then resumes it:
+   * answers how many more arrived after the pause and how long the batch went on. Every message arrives once in all.
+   */
+  async function pauseMidBatch(options: {
+    accountId: number;
+    configId: number;
+    arrived: () => number;
+    pauseAfter: number;
+    describe: string;
+  }): Promise<{ settled: number; afterPause: number }> {
+    const { accountId, arrived } = options;
     const campaignId = await emailCampaign(t, accountId, 'sending');
-    const recipients = addresses('paced', 100);
-    await insert(t, emails(accountId, recipients, { campaignId, lane: 1, routeConfigId: paced }));
-    const arrived = () => sink.messages.filter((message) => message.rcptTo[0]?.address.startsWith('paced')).length;
-    const dispatcher = dispatcherFor(t, { owner: 'paced-worker', batchSize: 200 });
+    await insert(
+      t,
+      emails(accountId, addresses(`pause-${options.configId}`, 100), { campaignId, lane: 1, routeConfigId: options.configId }),
+    );
+    const dispatcher = dispatcherFor(t, { owner: `pause-worker-${options.configId}`, batchSize: 200 });
     // One batch takes all 100: at 20 a second it would go on for 5 s after the claim.
     const batch = dispatcher.runOnce();
-    await waitFor(() => arrived() >= 5, 10_000, 'the first messages');
+    await waitFor(() => arrived() >= options.pauseAfter, 10_000, 'the first messages');
     await setCampaignState(campaignId, 'paused');
     const pausedAt = Date.now();
     const atPause = arrived();
     expect(await batch).toBe(100);
     const settled = Date.now() - pausedAt;
     const afterPause = arrived() - atPause;
-    console.log(`paused at ${RATE} msgs/s: ${afterPause} more arrived, the batch returned after ${settled} ms`);
-    expect(settled).toBeLessThan(2000);
-    expect(afterPause).toBeLessThanOrEqual(RATE);
-    const counts = await statusCounts(t, accountId);
-    expect(counts).toEqual({ sent: arrived(), unsent: 100 - arrived() });
+    console.log(`paused ${options.describe}: ${afterPause} more arrived, the batch returned after ${settled} ms`);
+    expect(await statusCounts(t, accountId)).toEqual({ sent: arrived(), unsent: 100 - arrived() });
     expect(await dispatcher.runOnce()).toBe(0);
 
     await setCampaignState(campaignId, 'sending');
     await drain(dispatcher);
     expect(await statusCounts(t, accountId)).toEqual({ sent: 100 });
     expect(arrived()).toBe(100);
+    return { settled, afterPause };
+  }
+
+  it("stops sending a paused campaign within a second at a provider's slow pace, and sends the rest once on resume", async () => {
+    const { token, accountId } = await newAccount();
+    const RATE = 20;
+    const configId = await createConfig(token, {
+      name: 'Paced SMTP',
+      type: 'smtp',
+      settings: { ...smtpTo(sink.port), messagesPerSecond: RATE },
+    });
+    const arrived = () => sink.messages.filter((message) => message.rcptTo[0]?.address.startsWith(`pause-${configId}`)).length;
+    const { settled, afterPause } = await pauseMidBatch({
+      accountId,
+      configId,
+      arrived,
+      pauseAfter: 5,
+      describe: `at ${RATE} msgs/s`,
+    });
+    expect(settled).toBeLessThan(2000);
+    expect(afterPause).toBeLessThanOrEqual(RATE);
   });
 
   it('stops sending a paused campaign within a second at a slow provider with no configured pace', async () => {
@@ -266,28 +289,17 @@ describe('dispatch', () => {
     try {
       const { token, accountId } = await newAccount();
       // Two connections answering each message in 100 ms: 20 messages a second, which nothing in the config says.
-      const relay = await createConfig(token, { name: 'Slow relay', type: 'smtp', settings: smtpTo(slow.port) });
-      const campaignId = await emailCampaign(t, accountId, 'sending');
-      await insert(t, emails(accountId, addresses('slow', 100), { campaignId, lane: 1, routeConfigId: relay }));
+      const configId = await createConfig(token, { name: 'Slow relay', type: 'smtp', settings: smtpTo(slow.port) });
       const arrived = () => slow.messages.length;
-      const dispatcher = dispatcherFor(t, { owner: 'slow-relay-worker', batchSize: 200 });
-      const batch = dispatcher.runOnce();
-      await waitFor(() => arrived() >= 10, 10_000, 'the first messages');
-      await setCampaignState(campaignId, 'paused');
-      const pausedAt = Date.now();
-      const atPause = arrived();
-      expect(await batch).toBe(100);
-      const settled = Date.now() - pausedAt;
-      const afterPause = arrived() - atPause;
-      console.log(`paused at a slow relay (20 msgs/s): ${afterPause} more arrived, the batch returned after ${settled} ms`);
+      const { settled, afterPause } = await pauseMidBatch({
+        accountId,
+        configId,
+        arrived,
+        pauseAfter: 10,
+        describe: 'at a slow relay',
+      });
       expect(settled).toBeLessThan(1000);
       expect(afterPause).toBeLessThanOrEqual(20);
-      expect(await statusCounts(t, accountId)).toEqual({ sent: arrived(), unsent: 100 - arrived() });
-
-      await setCampaignState(campaignId, 'sending');
-      await drain(dispatcher);
-      expect(await statusCounts(t, accountId)).toEqual({ sent: 100 });
-      expect(arrived()).toBe(100);
     } finally {
       await slow.close();
     }
