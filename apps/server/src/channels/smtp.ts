@@ -239,6 +239,14 @@ function createSmtpChannel(rawSettings: ChannelSettings): Channel {
           maxConnections: settings.maxConnections,
         });
 
+  // Closing a connection (the config was edited or removed) drops the send it carries without a word to it: each
+  // send also ends when the channel closes, as a transient failure the engine retries.
+  let failSends: (error: Error) => void = () => {};
+  const closed = new Promise<never>((_, reject) => {
+    failSends = reject;
+  });
+  closed.catch(() => undefined);
+
   async function sendOne(message: OutgoingMessage): Promise<SendResult> {
     if (!isEmail(message)) {
       return { id: message.id, accepted: false, error: 'the smtp channel sends e-mail only', transient: false };
@@ -247,13 +255,14 @@ function createSmtpChannel(rawSettings: ChannelSettings): Channel {
       const built = prebuilt(settings, message);
       if (built && connections) {
         const dsn = dsnOf(settings, message);
-        const info = await connections.send({ ...envelopeOf(settings, message), ...(dsn ? { dsn } : {}) }, built.raw);
+        const envelope = { ...envelopeOf(settings, message), ...(dsn ? { dsn } : {}) };
+        const info = await Promise.race([connections.send(envelope, built.raw), closed]);
         return { id: message.id, accepted: true, providerMessageId: providerMessageId(info, built.messageId) };
       }
       const options: SendMailOptions = built
         ? { envelope: envelopeOf(settings, message), dsn: dsnOf(settings, message), raw: built.raw, messageId: built.messageId }
         : composedOptions(settings, message);
-      const info = await transporter.sendMail(options);
+      const info = await Promise.race([transporter.sendMail(options), closed]);
       return { id: message.id, accepted: true, providerMessageId: providerMessageId(info, options.messageId) };
     } catch (error) {
       return {
@@ -299,6 +308,7 @@ function createSmtpChannel(rawSettings: ChannelSettings): Channel {
     },
 
     async close() {
+      failSends(Object.assign(new Error('the channel closed before the server answered'), { code: 'ECONNECTION' }));
       connections?.close();
       transporter.close();
     },

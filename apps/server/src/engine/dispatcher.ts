@@ -10,7 +10,7 @@ import { applyTransitions, type LedgerMessage, type Transition } from '../messag
 import type { ChannelPool } from '../providers/channel-pool.js';
 import type { ContentResolver, FallbackRoute } from './content.js';
 import { ConfigHealth } from './health.js';
-import { nextPeriodStart, release, reserve } from './limits.js';
+import { handOver, nextPeriodStart, reclaimHolds, release, renewHolds, reserve } from './limits.js';
 import { takePace } from './pace.js';
 import { type ClaimedMessage, DbQueue } from './queue.js';
 import { RouteBook, type RouteConfig } from './routing.js';
@@ -168,7 +168,8 @@ export class Dispatcher {
     if (this.options.recoverLeasesOnStart) {
       let returned = 0;
       for (let batch = -1; batch !== 0; returned += batch) batch = await this.queue.returnExpiredLeases(Date.now(), true);
-      if (returned > 0) this.options.log?.info({ returned }, 'handed back the leases of the previous run');
+      const holds = await reclaimHolds(this.options.db, Date.now(), true);
+      if (returned > 0 || holds > 0) this.options.log?.info({ returned, holds }, 'handed back the leases of the previous run');
     }
     if (this.options.threads) return this.options.threads.start();
     this.loops = Array.from({ length: this.concurrency }, () => this.loop());
@@ -176,6 +177,7 @@ export class Dispatcher {
       () => {
         this.renewLeases()
           .then(() => this.queue.returnExpiredLeases())
+          .then(() => reclaimHolds(this.options.db))
           .catch((error: unknown) => this.options.log?.error({ err: error }, 'renewing or returning leases failed'));
       },
       Math.min(this.leaseMs / 2, 10_000),
@@ -257,10 +259,11 @@ export class Dispatcher {
     }
   }
 
-  /** Extends the leases of the messages this process is still sending (only while they are processing). */
+  /** Extends the leases of the messages this process is still sending (only while they are processing), and its limit holds. */
   private async renewLeases(now = Date.now()): Promise<void> {
     const ids = [...this.inFlight];
     const { db, dialect } = this.options;
+    if (ids.length > 0) await renewHolds(db, this.options.owner, this.leaseMs, now);
     for (let i = 0; i < ids.length; i += 1000) {
       const chunk = ids.slice(i, i + 1000);
       await db
@@ -341,7 +344,10 @@ export class Dispatcher {
             items.forEach(advance);
             return;
           }
-          const { granted, spent } = await reserve(db, dialect, config, items.length, now);
+          const { granted, spent, holdId } = await reserve(db, dialect, config, items.length, now, {
+            owner: this.options.owner,
+            leaseMs: this.leaseMs,
+          });
           const sending = items.slice(0, granted);
           for (const item of items.slice(granted)) {
             item.limitSpent = spent;
@@ -350,6 +356,7 @@ export class Dispatcher {
           if (sending.length === 0) return;
           const chunkSize = this.chunkSizeFor(config);
           let accepted = 0;
+          let handed = 0;
           // Pipelined: the next chunk's content is read while this one is sent, and a chunk's statuses are written
           // while the next one is sent. A crash can resend only the chunk in flight and the one being written.
           const prepare = (start: number) => {
@@ -375,6 +382,11 @@ export class Dispatcher {
                 await this.findStopped(ready, stopped);
               }
               const chunk = stopped.size === 0 ? ready : this.withoutStopped(ready, stopped, written, lookedAt);
+              if (holdId !== null && chunk.length > 0) {
+                // A reclaimed hold: this batch outlived its leases, and its messages are another sender's now.
+                if (!(await this.untilWritten(() => handOver(db, holdId, chunk.length), 'handing limit slots over'))) break;
+                handed += chunk.length;
+              }
               const results = await this.send(config, chunk);
               for (const item of chunk) {
                 const result = results.get(item.message.id) ?? {
@@ -425,8 +437,9 @@ export class Dispatcher {
             // its leases are renewed until then, so none of those messages is handed back and sent again.
             await writing.catch(() => undefined);
             // Every slot no provider used goes back, also when the batch fails part-way (its messages return with their leases).
+            const hold = holdId === null ? undefined : { id: holdId, stillHeld: sending.length - handed };
             await this.untilWritten(
-              () => release(db, configId, sending.length - accepted, now),
+              () => release(db, configId, sending.length - accepted, now, hold),
               'giving back unused limit slots',
             );
           }

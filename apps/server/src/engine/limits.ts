@@ -1,7 +1,10 @@
 /**
- * Per-config day and month limits, reserved atomically before a send so they hold across processes
- * (embedded mode: the database; scale mode will keep the same counters in Redis).
+ * Per-config day and month limits, reserved atomically before a send so they hold across processes. A sender holds
+ * the slots it reserved until it hands them to its provider (limit_holds, leased like its messages): when a sender
+ * dies, whoever returns its expired leases gives its held slots back, so a crash costs a limit at most the chunks
+ * that were with the provider, not the whole batches reserved.
  */
+import { sql } from 'kysely';
 import type { Db, Dialect } from '../db/database.js';
 import { hookEvents } from '../hooks/events.js';
 
@@ -28,6 +31,20 @@ export interface Reservation {
   granted: number;
   /** Which limit stopped the rest, if any. */
   spent: 'day' | 'month' | null;
+  /** The hold of the granted slots, for a config with a limit to keep and a holder. */
+  holdId: number | null;
+}
+
+/** The sender reserving, and how long its hold lasts unless renewed (its lease). */
+export interface Holder {
+  owner: string;
+  leaseMs: number;
+}
+
+/** A hold being given back at the end of a batch, with what its sender believes is still in it. */
+export interface HeldSlots {
+  id: number;
+  stillHeld: number;
 }
 
 export async function reserve(
@@ -36,6 +53,7 @@ export async function reserve(
   config: LimitedConfig,
   wanted: number,
   now = Date.now(),
+  holder?: Holder,
 ): Promise<Reservation> {
   const { day, month } = periodsOf(now);
   return db.transaction().execute(async (trx) => {
@@ -67,12 +85,44 @@ export async function reserve(
     }
     const spent = granted === wanted ? null : dayLeft <= monthLeft ? 'day' : 'month';
     if (spent) hookEvents.emit('limit.reached', { configId: config.id, limit: spent, period: spent === 'day' ? day : month });
-    return { granted, spent };
+    const limited = config.limitPerDay !== null || config.limitPerMonth !== null;
+    if (granted === 0 || !holder || !limited) return { granted, spent, holdId: null };
+    const hold = await trx
+      .insertInto('limit_holds')
+      .values({ owner: holder.owner, config_id: config.id, reserved_at: now, count: granted, lease_until: now + holder.leaseMs })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { granted, spent, holdId: Number(hold.id) };
   });
 }
 
-/** Gives back reserved slots the provider did not use (refused or failed messages). */
-export async function release(db: Db, configId: number, count: number, reservedAt: number): Promise<void> {
+/**
+ * Slots of a hold about to go to the provider: from now on they count as used, even if this sender dies. False when
+ * the hold was reclaimed: the sender outlived its lease, and its messages went back to the queue with it.
+ */
+export async function handOver(db: Db, holdId: number, count: number): Promise<boolean> {
+  const { numUpdatedRows } = await db
+    .updateTable('limit_holds')
+    // Never below zero: a retried write whose first try did commit must not give back slots that were used.
+    .set({ count: sql<number>`case when count > ${count} then count - ${count} else 0 end` })
+    .where('id', '=', holdId)
+    .executeTakeFirst();
+  return numUpdatedRows > 0n;
+}
+
+/**
+ * Gives back reserved slots the provider did not use (refused or failed messages, and those never handed over) and
+ * ends their hold. A hold already reclaimed (this sender outlived its lease) had what it still held given back then.
+ */
+export async function release(db: Db, configId: number, count: number, reservedAt: number, hold?: HeldSlots): Promise<void> {
+  if (!hold) return giveBack(db, configId, count, reservedAt);
+  await db.transaction().execute(async (trx) => {
+    const ended = await trx.deleteFrom('limit_holds').where('id', '=', hold.id).returning('id').executeTakeFirst();
+    await giveBack(trx, configId, ended ? count : count - hold.stillHeld, reservedAt);
+  });
+}
+
+async function giveBack(db: Db, configId: number, count: number, reservedAt: number): Promise<void> {
   if (count <= 0) return;
   const { day, month } = periodsOf(reservedAt);
   await db
@@ -81,4 +131,24 @@ export async function release(db: Db, configId: number, count: number, reservedA
     .where('config_id', '=', configId)
     .where('period', 'in', [day, month])
     .execute();
+}
+
+/** Keeps the holds of a sender that is still sending. */
+export async function renewHolds(db: Db, owner: string, leaseMs: number, now = Date.now()): Promise<void> {
+  await db
+    .updateTable('limit_holds')
+    .set({ lease_until: now + leaseMs })
+    .where('owner', '=', owner)
+    .execute();
+}
+
+/** Gives back the slots of holds whose lease ran out (their sender died); `all` at a single-process start. */
+export async function reclaimHolds(db: Db, now = Date.now(), all = false): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    let expired = trx.deleteFrom('limit_holds').returning(['config_id', 'reserved_at', 'count']);
+    if (!all) expired = expired.where('lease_until', '<', now);
+    const holds = await expired.execute();
+    for (const hold of holds) await giveBack(trx, Number(hold.config_id), Number(hold.count), Number(hold.reserved_at));
+    return holds.length;
+  });
 }

@@ -75,6 +75,18 @@ export interface ConfigPaceTable {
   booked: number;
 }
 
+/** Limit slots a sender reserved and has not handed to its provider yet; given back when its lease runs out. */
+export interface LimitHoldsTable {
+  id: Generated<number>;
+  /** The dispatcher holding them, as in messages.lease_owner. */
+  owner: string;
+  config_id: number;
+  /** When they were reserved: the day and month whose usage they count in. */
+  reserved_at: number;
+  count: number;
+  lease_until: number;
+}
+
 export interface MessageTables {
   messages: MessagesTable;
   message_events: MessageEventsTable;
@@ -82,4 +94,5 @@ export interface MessageTables {
   message_rollup_daily: MessageRollupDailyTable;
   config_usage: ConfigUsageTable;
   config_pace: ConfigPaceTable;
+  limit_holds: LimitHoldsTable;
 }

@@ -9,6 +9,7 @@ import { type Channel, type ChannelSettings, type OutgoingEmail, VERIFY_TIMEOUT_
 import { decodedText } from '../helpers/mime.js';
 import { type SinkMessage, type SmtpSink, type SmtpSinkOptions, startSmtpSink } from '../helpers/smtp-sink.js';
 import { selfSignedCertificate } from '../helpers/tls.js';
+import { waitFor } from '../helpers/wait.js';
 
 const SENDER = 'news@herald.test';
 const CREDENTIALS = { user: 'herald', pass: 's3cret pass' };
@@ -337,6 +338,24 @@ describe('smtp channel failures', () => {
     expect(results[2]).toMatchObject({ id: 3, accepted: true });
     expect(server.messages.map((message) => message.rcptTo[0]?.address)).toEqual(['reader3@example.com']);
   });
+
+  it.each([
+    ['its own connections', {}],
+    ["nodemailer's paced pool", { messagesPerSecond: 100 }],
+  ])(
+    'fails a send in flight when the channel closes (a config edited mid-send) over %s, instead of leaving it waiting',
+    async (_, settings) => {
+      const server = await sink({ replyDelayMs: 60_000 });
+      const smtp = channel({ port: server.port, ...settings });
+      const sending = smtp.send([email(1)]);
+      await waitFor(() => server.messages.length === 1, 5000, 'the message at the server');
+      const closedAt = Date.now();
+      await smtp.close();
+      const [result] = await sending;
+      expect(Date.now() - closedAt).toBeLessThan(1000);
+      expect(result).toMatchObject({ id: 1, accepted: false, transient: true });
+    },
+  );
 
   it('reports a refused connection as transient, and verify names it', async () => {
     const port = await closedPort();

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContentResolver, payloadContent } from '../../src/engine/content.js';
 import { FAILURES_TO_OPEN, OPEN_FOR_MS } from '../../src/engine/health.js';
-import { periodsOf } from '../../src/engine/limits.js';
+import { periodsOf, reclaimHolds } from '../../src/engine/limits.js';
 import { canMove } from '../../src/messages/status.js';
 import { ChannelPool } from '../../src/providers/channel-pool.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
@@ -491,6 +491,58 @@ describe('dispatch', () => {
       .where('status', '=', 'unsent')
       .execute();
     expect(waiting.every((row) => row.detail === 'day limit reached' && Number(row.next_attempt_at) > Date.now())).toBe(true);
+  });
+
+  it('gives back the day-limit slots a dead sender held but never handed to its provider', async () => {
+    // The relay stalls what arrives while `stalled`: the dying sender's first chunk never gets an answer.
+    let stalled = true;
+    const relay = await startSmtpSink({ replyDelayMs: () => (stalled ? 60_000 : 0) });
+    const { token, accountId } = await newAccount();
+    const LIMIT = 20;
+    const configId = await createConfig(token, {
+      name: 'Limited relay',
+      type: 'smtp',
+      limitPerDay: LIMIT,
+      settings: smtpTo(relay.port),
+    });
+    await insert(t, emails(accountId, addresses('held', LIMIT), { routeConfigId: configId }));
+    const dayUsage = async () =>
+      Number(
+        (
+          await t.database.db
+            .selectFrom('config_usage')
+            .select('count')
+            .where('config_id', '=', configId)
+            .where('period', '=', periodsOf(Date.now()).day)
+            .executeTakeFirst()
+        )?.count ?? 0,
+      );
+    // The sender reserves all 20 slots, hands its first chunk (one message per connection) to the relay, and hangs
+    // there as if dead: nothing renews its leases.
+    const dying = dispatcherFor(t, { owner: 'dying-sender', leaseMs: 50 });
+    const dead = dying.runOnce();
+    try {
+      await waitFor(() => relay.messages.length === 2, 10_000, 'the first chunk at the relay');
+      expect(await dayUsage()).toBe(LIMIT);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      stalled = false;
+
+      const survivor = dispatcherFor(t, { owner: 'surviving-sender', pool: new ChannelPool(t.database.db, t.config.secret) });
+      expect(await survivor.queue.returnExpiredLeases()).toBe(LIMIT);
+      expect(await reclaimHolds(t.database.db)).toBe(1);
+      // The two at the relay may have gone out: they stay counted. The 18 slots never used are given back.
+      expect(await dayUsage()).toBe(2);
+      await drain(survivor);
+      expect(await statusCounts(t, accountId)).toEqual({ sent: LIMIT - 2, unsent: 2 });
+      expect(await dayUsage()).toBe(LIMIT);
+    } finally {
+      await relay.close();
+      await dead;
+    }
+    // Woken by the relay's closing (its two refused), the sender finds its hold reclaimed and sends nothing more.
+    expect(relay.messages).toHaveLength(2 + LIMIT - 2);
+    expect(await statusCounts(t, accountId)).toEqual({ sent: LIMIT - 2, unsent: 2 });
+    expect(await dayUsage()).toBe(LIMIT - 2);
   });
 
   it('applies receipts forward only', async () => {

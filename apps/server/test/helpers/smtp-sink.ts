@@ -37,8 +37,8 @@ export interface SmtpSinkOptions {
   /** The reply refusing a recipient at RCPT TO, or undefined to accept it. */
   rejectRecipient?: (address: string) => SinkReply | undefined;
   onMessage?: (message: SinkMessage) => void;
-  /** How long the sink takes to answer each message it received (a slow relay). */
-  replyDelayMs?: number;
+  /** How long the sink takes to answer each message it received (a slow relay), or a function saying so per message. */
+  replyDelayMs?: number | (() => number);
 }
 
 export interface SmtpSink {
@@ -107,7 +107,8 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
         messages.push(message);
         options.onMessage?.(message);
         const reply = () => callback(null, `OK: queued as ${message.queueId}`);
-        if (options.replyDelayMs) setTimeout(reply, options.replyDelayMs);
+        const delay = typeof options.replyDelayMs === 'function' ? options.replyDelayMs() : (options.replyDelayMs ?? 0);
+        if (delay > 0) setTimeout(reply, delay);
         else reply();
       });
     },

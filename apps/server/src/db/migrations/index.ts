@@ -18,6 +18,7 @@ import { sandboxReceipts } from './0015_sandbox_receipts.js';
 import { contactsListKey } from './0016_contacts_list_key.js';
 import { waitingByCampaign } from './0017_waiting_by_campaign.js';
 import { configPace } from './0018_config_pace.js';
+import { limitHolds } from './0019_limit_holds.js';
 
 export const migrations: Record<string, PortableMigration> = {
   '0001_accounts': accounts,
@@ -38,4 +39,5 @@ export const migrations: Record<string, PortableMigration> = {
   '0016_contacts_list_key': contactsListKey,
   '0017_waiting_by_campaign': waitingByCampaign,
   '0018_config_pace': configPace,
+  '0019_limit_holds': limitHolds,
 };
