@@ -86,11 +86,12 @@ export class HeraldUnderTest {
   }
 
   /** A plain SMTP config sending into a loopback sink at the given rate. */
-  sinkConfig(account: Account, port: number, messagesPerSecond: number): Promise<number> {
+  sinkConfig(account: Account, port: number, messagesPerSecond: number, limits: { limitPerDay?: number } = {}): Promise<number> {
     return this.providerConfig(account, {
       name: 'Sink',
       type: 'smtp',
       settings: { host: '127.0.0.1', port, security: 'none', senderEmail: 'news@herald.test', messagesPerSecond },
+      ...limits,
     });
   }
 
