@@ -240,12 +240,13 @@ function createSmtpChannel(rawSettings: ChannelSettings): Channel {
         });
 
   // Closing a connection (the config was edited or removed) drops the send it carries without a word to it: each
-  // send also ends when the channel closes, as a transient failure the engine retries.
-  let failSends: (error: Error) => void = () => {};
-  const closed = new Promise<never>((_, reject) => {
-    failSends = reject;
-  });
-  closed.catch(() => undefined);
+  // send in flight also ends when the channel closes, as a transient failure the engine retries.
+  const inFlight = new Set<(error: Error) => void>();
+  const untilClosed = <T>(sending: Promise<T>) =>
+    new Promise<T>((resolve, reject) => {
+      inFlight.add(reject);
+      sending.then(resolve, reject).finally(() => inFlight.delete(reject));
+    });
 
   async function sendOne(message: OutgoingMessage): Promise<SendResult> {
     if (!isEmail(message)) {
@@ -256,13 +257,13 @@ function createSmtpChannel(rawSettings: ChannelSettings): Channel {
       if (built && connections) {
         const dsn = dsnOf(settings, message);
         const envelope = { ...envelopeOf(settings, message), ...(dsn ? { dsn } : {}) };
-        const info = await Promise.race([connections.send(envelope, built.raw), closed]);
+        const info = await untilClosed(connections.send(envelope, built.raw));
         return { id: message.id, accepted: true, providerMessageId: providerMessageId(info, built.messageId) };
       }
       const options: SendMailOptions = built
         ? { envelope: envelopeOf(settings, message), dsn: dsnOf(settings, message), raw: built.raw, messageId: built.messageId }
         : composedOptions(settings, message);
-      const info = await Promise.race([transporter.sendMail(options), closed]);
+      const info = await untilClosed(transporter.sendMail(options));
       return { id: message.id, accepted: true, providerMessageId: providerMessageId(info, options.messageId) };
     } catch (error) {
       return {
@@ -308,7 +309,8 @@ function createSmtpChannel(rawSettings: ChannelSettings): Channel {
     },
 
     async close() {
-      failSends(Object.assign(new Error('the channel closed before the server answered'), { code: 'ECONNECTION' }));
+      const closed = Object.assign(new Error('the channel closed before the server answered'), { code: 'ECONNECTION' });
+      for (const fail of inFlight) fail(closed);
       connections?.close();
       transporter.close();
     },
