@@ -593,14 +593,14 @@ export class Dispatcher {
     const started = performance.now();
     try {
       const results = await this.options.pool.get(config.row).send(items.map((item) => item.content!));
-      this.measureSendRate(config.id, items.length, performance.now() - started);
       return new Map(results.map((result) => [result.id, result]));
     } catch (error) {
-      this.measureSendRate(config.id, items.length, performance.now() - started);
       const message = (error as Error).message;
       return new Map(
         items.map((item) => [item.message.id, { id: item.message.id, accepted: false, transient: true, error: message }]),
       );
+    } finally {
+      this.measureSendRate(config.id, items.length, performance.now() - started);
     }
   }
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContentResolver, payloadContent } from '../../src/engine/content.js';
 import { FAILURES_TO_OPEN, OPEN_FOR_MS } from '../../src/engine/health.js';
-import { periodsOf, reclaimHolds } from '../../src/engine/limits.js';
+import { reclaimHolds } from '../../src/engine/limits.js';
 import { canMove } from '../../src/messages/status.js';
 import { ChannelPool } from '../../src/providers/channel-pool.js';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
@@ -18,6 +18,7 @@ import {
   insert,
   rollupCounts,
   statusCounts,
+  usedToday,
 } from './helpers.js';
 
 let t: TestApp;
@@ -405,13 +406,7 @@ describe('dispatch', () => {
       .select('config_id as configId')
       .where('account_id', '=', accountId)
       .executeTakeFirstOrThrow();
-    const usage = await db
-      .selectFrom('config_usage')
-      .select('count')
-      .where('config_id', '=', Number(configId))
-      .where('period', '=', periodsOf(Date.now()).day)
-      .executeTakeFirstOrThrow();
-    expect(Number(usage.count)).toBe(30);
+    expect(await usedToday(t, Number(configId))).toBe(30);
     const received = (await inbox()).map((row) => row.recipient);
     expect(received).toHaveLength(30);
     expect(new Set(received).size).toBe(30);
@@ -506,17 +501,7 @@ describe('dispatch', () => {
       settings: smtpTo(relay.port),
     });
     await insert(t, emails(accountId, addresses('held', LIMIT), { routeConfigId: configId }));
-    const dayUsage = async () =>
-      Number(
-        (
-          await t.database.db
-            .selectFrom('config_usage')
-            .select('count')
-            .where('config_id', '=', configId)
-            .where('period', '=', periodsOf(Date.now()).day)
-            .executeTakeFirst()
-        )?.count ?? 0,
-      );
+    const dayUsage = () => usedToday(t, configId);
     // The sender reserves all 20 slots, hands its first chunk (one message per connection) to the relay, and hangs
     // there as if dead: nothing renews its leases.
     const dying = dispatcherFor(t, { owner: 'dying-sender', leaseMs: 50 });

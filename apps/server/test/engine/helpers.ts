@@ -2,6 +2,7 @@
 import type { MessageStatus } from '@herald/shared';
 import { payloadContent } from '../../src/engine/content.js';
 import { Dispatcher, type DispatcherOptions } from '../../src/engine/dispatcher.js';
+import { periodsOf } from '../../src/engine/limits.js';
 import { insertMessages, type NewMessage } from '../../src/messages/ledger.js';
 import type { TestApp } from '../helpers/app.js';
 
@@ -86,3 +87,14 @@ export async function insert(t: TestApp, messages: NewMessage[]): Promise<number
 }
 
 export type { MessageStatus };
+
+/** What a config's day counter holds today. */
+export async function usedToday(t: TestApp, configId: number): Promise<number> {
+  const row = await t.database.db
+    .selectFrom('config_usage')
+    .select('count')
+    .where('config_id', '=', configId)
+    .where('period', '=', periodsOf(Date.now()).day)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
