@@ -199,6 +199,11 @@ export function isTransientSmtpError(error: NodemailerError): boolean {
   return false;
 }
 
+/** The server refused the recipient (RCPT TO), not the sender, the message or the session. */
+export function isRecipientRefusal(error: NodemailerError): boolean {
+  return error.command === 'RCPT TO';
+}
+
 /** Node's codes for a certificate the client refused, e.g. DEPTH_ZERO_SELF_SIGNED_CERT, ERR_TLS_CERT_ALTNAME_INVALID. */
 const CERTIFICATE_ERROR_CODE = /CERT|SIGNED|UNABLE_TO_VERIFY/;
 
@@ -271,6 +276,7 @@ function createSmtpChannel(rawSettings: ChannelSettings): Channel {
         accepted: false,
         error: describeSmtpError(error, settings.host, settings.port),
         transient: isTransientSmtpError(error as NodemailerError),
+        recipientFault: isRecipientRefusal(error as NodemailerError),
       };
     }
   }

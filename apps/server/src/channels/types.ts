@@ -55,6 +55,11 @@ export interface SendResult {
   error?: string;
   /** A failure worth retrying later or on another config (connection lost, throttled, 4xx SMTP). */
   transient?: boolean;
+  /**
+   * The failure concerns this recipient alone (an SMTP server refusing RCPT TO: greylisting, a full mailbox), not the
+   * provider: it is retried like any other, but does not count against the config's health.
+   */
+  recipientFault?: boolean;
 }
 
 export interface VerifyResult {

@@ -411,7 +411,7 @@ export class Dispatcher {
                   continue;
                 }
                 if (result.transient) {
-                  this.health.failed(configId, now);
+                  if (!result.recipientFault) this.health.failed(configId, now);
                   item.transientError = result.error ?? 'temporary failure';
                   advance(item);
                   continue;

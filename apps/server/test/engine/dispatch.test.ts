@@ -169,6 +169,28 @@ describe('dispatch', () => {
     expect(Number(row.next_attempt_at)).toBe(now - 20_000 + OPEN_FOR_MS);
   });
 
+  it('retries recipients a server greylists without counting them against the config, which goes on sending', async () => {
+    const greylisting = await startSmtpSink({
+      rejectRecipient: (address) => (address.startsWith('grey') ? { code: 451, text: '4.2.0 Try later' } : undefined),
+    });
+    try {
+      const { token, accountId } = await newAccount();
+      const config = await createConfig(token, { name: 'Greylisting', type: 'smtp', settings: smtpTo(greylisting.port) });
+      const dispatcher = dispatcherFor(t);
+      await insert(t, emails(accountId, addresses('grey', FAILURES_TO_OPEN + 3), { routeConfigId: config }));
+      await dispatcher.runOnce();
+      expect(await statusCounts(t, accountId)).toEqual({ resending: FAILURES_TO_OPEN + 3 });
+      expect(dispatcher.health.allows(config)).toBe(true);
+      const [next] = await insert(t, emails(accountId, ['next@example.com'], { routeConfigId: config }));
+      await dispatcher.runOnce();
+      const row = await t.database.db.selectFrom('messages').selectAll().where('id', '=', next!).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ status: 'sent', config_id: config });
+      expect(greylisting.messages.map((message) => message.rcptTo.map((to) => to.address))).toEqual([['next@example.com']]);
+    } finally {
+      await greylisting.close();
+    }
+  });
+
   it('filters an SMS no config serves, and routes by country filter', async () => {
     const { token, accountId } = await newAccount();
     const ukraine = await createConfig(token, {
