@@ -24,6 +24,7 @@ import { registerConsole } from './console/static.js';
 import { contactRoutes } from './contacts/routes.js';
 import { checkDatabase, type DatabaseHandle } from './db/database.js';
 import { Dispatcher } from './engine/dispatcher.js';
+import { wakeLimitWaits } from './engine/limits.js';
 import { EngineThreads } from './engine/threads.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { hookRoutes } from './hooks/routes.js';
@@ -219,7 +220,16 @@ export async function buildApp({
     await notifications.stop();
     await pool.closeAll();
   });
-  const providerDeps: ProvidersDeps = { db, pool, secretKey: config.secret };
+  const providerDeps: ProvidersDeps = {
+    db,
+    pool,
+    secretKey: config.secret,
+    onRoutesChanged: (accountId) => {
+      wakeLimitWaits(db, accountId)
+        .then((woken) => woken > 0 && engine.notify())
+        .catch((error: unknown) => app.log.error({ err: error, accountId }, 'waking messages waiting for a limit failed'));
+    },
+  };
   const mailer = new SystemMailer(db, app.log);
   const authDeps: AuthDeps = {
     db,

@@ -10,7 +10,7 @@ import { applyTransitions, type LedgerMessage, type Transition } from '../messag
 import type { ChannelPool } from '../providers/channel-pool.js';
 import type { ContentResolver, FallbackRoute } from './content.js';
 import { ConfigHealth } from './health.js';
-import { handOver, nextPeriodStart, reclaimHolds, release, renewHolds, reserve } from './limits.js';
+import { handOver, LIMIT_WAIT_DETAILS, nextPeriodStart, reclaimHolds, release, renewHolds, reserve } from './limits.js';
 import { takePace } from './pace.js';
 import { type ClaimedMessage, DbQueue } from './queue.js';
 import { RouteBook, type RouteConfig } from './routing.js';
@@ -629,7 +629,7 @@ export class Dispatcher {
       return {
         message: item.message,
         to: 'unsent',
-        detail: item.limitSpent === 'day' ? 'day limit reached' : 'month limit reached',
+        detail: LIMIT_WAIT_DETAILS[item.limitSpent],
         nextAttemptAt: nextPeriodStart(now, item.limitSpent),
       };
     }

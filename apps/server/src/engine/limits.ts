@@ -27,6 +27,52 @@ export function nextPeriodStart(now: number, spent: 'day' | 'month'): number {
     : Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
 }
 
+/** Why a message waits for the next day or month: every config able to take it had spent that limit. */
+export const LIMIT_WAIT_DETAILS = { day: 'day limit reached', month: 'month limit reached' } as const;
+
+/** Messages woken per statement: a short write lock each, between the engine's own transactions. */
+const WAKE_CHUNK = 5000;
+
+/**
+ * Makes the account's messages waiting for a spent limit due now: its limits or routes changed (a limit raised or
+ * removed, a config added to a group), so they may go before the next period. Those still without a config able to
+ * take them wait again. Answers how many were woken.
+ */
+export async function wakeLimitWaits(db: Db, accountId: number, now = Date.now()): Promise<number> {
+  const campaigns = await db
+    .selectFrom('campaigns')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('state', 'in', ['sending', 'paused'])
+    .execute();
+  let woken = 0;
+  for (const campaignId of [null, ...campaigns.map((row) => Number(row.id))]) {
+    for (const lane of [0, 1]) {
+      for (let moved = WAKE_CHUNK; moved === WAKE_CHUNK; woken += moved) {
+        const result = await db
+          .updateTable('messages')
+          .set({ next_attempt_at: now })
+          .where('id', 'in', (eb) =>
+            eb
+              .selectFrom('messages')
+              .select('id')
+              // Walks messages_due_idx from now on: only messages due later, never the campaign's whole backlog.
+              .where('campaign_id', campaignId === null ? 'is' : '=', campaignId)
+              .where('lane', '=', lane)
+              .where(sql<boolean>`status in ('unsent', 'resending')`)
+              .where('next_attempt_at', '>', now)
+              .where('account_id', '=', accountId)
+              .where('detail', 'in', Object.values(LIMIT_WAIT_DETAILS))
+              .limit(WAKE_CHUNK),
+          )
+          .executeTakeFirst();
+        moved = Number(result.numUpdatedRows);
+      }
+    }
+  }
+  return woken;
+}
+
 export interface Reservation {
   granted: number;
   /** Which limit stopped the rest, if any. */

@@ -14,6 +14,8 @@ export interface ProvidersDeps {
   db: Db;
   pool: ChannelPool;
   secretKey: Buffer;
+  /** A config, a group or a default changed: messages waiting for a spent limit may have a way out now. */
+  onRoutesChanged?: (accountId: number) => void;
 }
 
 const BALANCE_FRESH_MS = 60_000;
@@ -129,6 +131,7 @@ export async function getConfig(deps: ProvidersDeps, accountId: number, id: numb
 export async function createConfig(deps: ProvidersDeps, accountId: number, input: ConfigInput) {
   const { values } = prepare(deps, input);
   const id = await q.insertConfig(deps.db, accountId, values, Date.now()).catch(nameTaken);
+  deps.onRoutesChanged?.(accountId);
   return getConfig(deps, accountId, id);
 }
 
@@ -139,6 +142,7 @@ export async function updateConfig(deps: ProvidersDeps, accountId: number, id: n
   const now = Math.max(Date.now(), Number(existing.updated_at) + 1);
   await q.updateConfig(deps.db, accountId, id, values, now).catch(nameTaken);
   await deps.pool.forget(id);
+  deps.onRoutesChanged?.(accountId);
   return getConfig(deps, accountId, id);
 }
 
@@ -243,6 +247,7 @@ export async function providerOptions(deps: ProvidersDeps, accountId: number) {
 export async function setProviderOption(deps: ProvidersDeps, accountId: number, configId: number) {
   const row = await requireConfig(deps.db, accountId, configId);
   await q.setProviderOption(deps.db, accountId, row.category, configId);
+  deps.onRoutesChanged?.(accountId);
   return providerOptions(deps, accountId);
 }
 
@@ -338,6 +343,7 @@ export async function updateGroup(deps: ProvidersDeps, accountId: number, id: nu
       await q.replaceGroupMembers(trx, id, members);
     })
     .catch(nameTaken);
+  deps.onRoutesChanged?.(accountId);
   return getGroup(deps, accountId, id);
 }
 

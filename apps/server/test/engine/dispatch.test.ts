@@ -510,6 +510,64 @@ describe('dispatch', () => {
     expect(waiting.every((row) => row.detail === 'day limit reached' && Number(row.next_attempt_at) > Date.now())).toBe(true);
   });
 
+  it('sends what a day limit held back as soon as the limit is raised or removed, not tomorrow', async () => {
+    const { token, accountId } = await newAccount();
+    const settings = { name: 'Raised', type: 'sandbox-email' };
+    const limited = await createConfig(token, { ...settings, limitPerDay: 7 });
+    await insert(t, emails(accountId, addresses('raise', 20), { routeConfigId: limited }));
+    const dispatcher = dispatcherFor(t);
+    await drain(dispatcher);
+    expect(await statusCounts(t, accountId)).toEqual({ sent: 7, unsent: 13 });
+    const update = (limitPerDay: number | null) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/data/provider-configurations',
+        headers: { 'x-token': token },
+        payload: { id: limited, ...settings, limitPerDay },
+      });
+    const sentAfterDrain = async (sent: number) => {
+      await drain(dispatcher);
+      return (await statusCounts(t, accountId)).sent === sent;
+    };
+    expect((await update(10)).statusCode).toBe(200);
+    await waitFor(() => sentAfterDrain(10), 5000, 'three more sent after the limit was raised');
+    expect(await statusCounts(t, accountId)).toEqual({ sent: 10, unsent: 10 });
+    expect((await update(null)).statusCode).toBe(200);
+    await waitFor(() => sentAfterDrain(20), 5000, 'the rest sent after the limit was removed');
+  });
+
+  it('sends what a spent config held back once its group gains another config', async () => {
+    const { token, accountId } = await newAccount();
+    const spent = await createConfig(token, { name: 'Spent', type: 'sandbox-email', limitPerDay: 2 });
+    const spare = await createConfig(token, { name: 'Spare', type: 'sandbox-email' });
+    const group = (configs: number[], id?: number) =>
+      t.app.inject({
+        method: id === undefined ? 'POST' : 'PUT',
+        url: '/api/provider-configurations/groups',
+        headers: { 'x-token': token },
+        payload: {
+          ...(id === undefined ? {} : { id }),
+          name: 'Grows',
+          category: 'EMAIL',
+          configs: configs.map((c) => ({ providerConfigId: c })),
+        },
+      });
+    const groupId = (await group([spent])).json().id as number;
+    await insert(t, emails(accountId, addresses('grow', 6), { routeGroupId: groupId }));
+    const dispatcher = dispatcherFor(t);
+    await drain(dispatcher);
+    expect(await statusCounts(t, accountId)).toEqual({ sent: 2, unsent: 4 });
+    expect((await group([spent, spare], groupId)).statusCode).toBe(200);
+    await waitFor(
+      async () => {
+        await drain(dispatcher);
+        return (await statusCounts(t, accountId)).sent === 6;
+      },
+      5000,
+      'the rest sent through the config added to the group',
+    );
+  });
+
   it('gives back the day-limit slots a dead sender held but never handed to its provider', async () => {
     // The relay stalls what arrives while `stalled`: the dying sender's first chunk never gets an answer.
     let stalled = true;
