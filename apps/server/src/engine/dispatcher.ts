@@ -72,10 +72,10 @@ const RECEIPT_BATCH = 500;
 const DEFAULT_CONCURRENCY = 4;
 const DEFAULT_SEND_CHUNK = 50;
 /**
- * What a crash of a dispatcher with the default settings can send twice: per batch in flight, the chunk at the
- * provider and the one whose statuses are being written.
+ * What a crash of a dispatcher with the default settings can send twice: per batch in flight (the bulk loops' and the
+ * API loop's), the chunk at the provider and the one whose statuses are being written.
  */
-export const IN_FLIGHT_WINDOW = DEFAULT_CONCURRENCY * 2 * DEFAULT_SEND_CHUNK;
+export const IN_FLIGHT_WINDOW = (DEFAULT_CONCURRENCY + 1) * 2 * DEFAULT_SEND_CHUNK;
 const RECEIPT_GATHER_MS = 50;
 /** Transitions per group transaction of the send chunks' statuses. */
 const MAX_STATUS_GROUP = 1000;
@@ -110,7 +110,8 @@ export class Dispatcher {
   private readonly sendChunk: number;
   private readonly pollMs: number;
   private readonly leaseMs: number;
-  private wake: (() => void) | undefined;
+  /** Wakes the sleeping bulk loop, and the API loop, when new work arrives. */
+  private readonly wakers: Record<'bulk' | 'api', (() => void) | undefined> = { bulk: undefined, api: undefined };
   /**
    * Messages of the batches being sent: their leases are renewed until written, so a batch slower than a lease (a
    * rate-limited config) is not handed back and sent a second time while this process is still sending it.
@@ -172,7 +173,11 @@ export class Dispatcher {
       if (returned > 0 || holds > 0) this.options.log?.info({ returned, holds }, 'handed back the leases of the previous run');
     }
     if (this.options.threads) return this.options.threads.start();
-    this.loops = Array.from({ length: this.concurrency }, () => this.loop());
+    // One loop more, kept for the API's messages: they overtake campaigns instead of waiting for a bulk batch to end.
+    this.loops = [
+      ...Array.from({ length: this.concurrency }, () => this.loop(false)),
+      ...(this.concurrency > 0 ? [this.loop(true)] : []),
+    ];
     this.leaseTimer = setInterval(
       () => {
         this.renewLeases()
@@ -193,50 +198,56 @@ export class Dispatcher {
     await this.applyReceipts(this.receipts.splice(0)).catch((error: unknown) =>
       this.options.log?.error({ err: error }, 'applying delivery receipts failed'),
     );
-    this.wake?.();
+    this.wakeLoops();
     await Promise.all(this.loops);
   }
 
   /** New work arrived (a campaign started, an API message was persisted): stop waiting for the next poll. */
   notify(): void {
     this.options.threads?.notify();
-    this.wake?.();
+    this.wakeLoops();
   }
 
-  private async loop(): Promise<void> {
+  private wakeLoops(): void {
+    this.wakers.bulk?.();
+    this.wakers.api?.();
+  }
+
+  private async loop(apiOnly: boolean): Promise<void> {
+    const name = apiOnly ? 'api' : 'bulk';
     let sent = false;
     while (this.running) {
       try {
-        if ((await this.runOnce()) > 0) sent = true;
+        if ((await this.runOnce(Date.now(), apiOnly)) > 0) sent = true;
         else {
           if (sent) this.options.onDrained?.();
           sent = false;
-          await this.sleep();
+          await this.sleep(name);
         }
       } catch (error) {
         this.options.log?.error({ err: error }, 'dispatch batch failed; its leases will run out and the messages return');
-        await this.sleep();
+        await this.sleep(name);
       }
     }
   }
 
-  private sleep(): Promise<void> {
+  private sleep(loop: 'bulk' | 'api'): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
-        this.wake = undefined;
+        this.wakers[loop] = undefined;
         resolve();
       }, this.pollMs);
-      this.wake = () => {
+      this.wakers[loop] = () => {
         clearTimeout(timer);
-        this.wake = undefined;
+        this.wakers[loop] = undefined;
         resolve();
       };
     });
   }
 
-  /** Claims and sends one batch; answers how many messages it claimed. */
-  async runOnce(now = Date.now()): Promise<number> {
-    const batch = await this.queue.claim(this.batchSize, now);
+  /** Claims and sends one batch (`apiOnly`: of the API's messages only); answers how many messages it claimed. */
+  async runOnce(now = Date.now(), apiOnly = false): Promise<number> {
+    const batch = await this.queue.claim(this.batchSize, now, apiOnly);
     if (batch.length > 0) await this.process(batch, now);
     return batch.length;
   }

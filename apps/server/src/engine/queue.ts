@@ -57,8 +57,9 @@ export class DbQueue {
    * Claims up to `limit` due messages: those of no campaign (the API's) first, lane by lane, then those of each sending
    * campaign, oldest campaign first. Each read walks messages_due_idx within one campaign and lane from its due range,
    * so waiting messages of paused campaigns, or messages due later (retries, a spent day limit), are never read past.
+   * `apiOnly` leaves campaigns' messages alone: the claim of the loop kept free for the API's.
    */
-  async claim(limit: number, now = Date.now()): Promise<ClaimedMessage[]> {
+  async claim(limit: number, now = Date.now(), apiOnly = false): Promise<ClaimedMessage[]> {
     const { db, owner, leaseMs } = this.options;
     return db.transaction().execute(async (trx) => {
       const rows: Awaited<ReturnType<DbQueue['dueMessages']>> = [];
@@ -68,7 +69,7 @@ export class DbQueue {
         }
       };
       await take(null);
-      if (rows.length < limit) {
+      if (rows.length < limit && !apiOnly) {
         const sending = await trx.selectFrom('campaigns').select('id').where('state', '=', 'sending').orderBy('id').execute();
         for (const campaign of sending) {
           if (rows.length === limit) break;

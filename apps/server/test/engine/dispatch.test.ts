@@ -191,6 +191,33 @@ describe('dispatch', () => {
     }
   });
 
+  it('sends an API message within a second or two while every bulk loop is busy with a long campaign batch', async () => {
+    const slow = await startSmtpSink({ replyDelayMs: 50 });
+    const dispatcher = dispatcherFor(t, { owner: 'overtaking-worker', batchSize: 100, pollMs: 50 });
+    try {
+      const { token, accountId } = await newAccount();
+      // Two connections answering each message in 50 ms: 40 a second, so each bulk batch of 100 lasts ~10 s.
+      const configId = await createConfig(token, { name: 'Busy relay', type: 'smtp', settings: smtpTo(slow.port) });
+      const campaignId = await emailCampaign(t, accountId, 'sending');
+      await insert(t, emails(accountId, addresses('bulk', 400), { campaignId, lane: 1, routeConfigId: configId }));
+      await dispatcher.start();
+      await waitFor(() => slow.messages.length >= 20, 10_000, 'the campaign under way');
+      const started = Date.now();
+      await insert(t, emails(accountId, ['urgent@example.com'], { lane: 0, routeConfigId: configId }));
+      dispatcher.notify();
+      const urgentArrived = () => slow.messages.some((message) => message.rcptTo[0]?.address === 'urgent@example.com');
+      await waitFor(urgentArrived, 4000, 'the API message');
+      const campaignAhead = slow.messages.findIndex((message) => message.rcptTo[0]?.address === 'urgent@example.com');
+      console.log(
+        `API message arrived ${Date.now() - started} ms after it was persisted, ${campaignAhead} campaign messages ahead`,
+      );
+      await setCampaignState(campaignId, 'paused');
+    } finally {
+      await dispatcher.stop();
+      await slow.close();
+    }
+  });
+
   it('filters an SMS no config serves, and routes by country filter', async () => {
     const { token, accountId } = await newAccount();
     const ukraine = await createConfig(token, {
