@@ -323,12 +323,35 @@ export async function createFirstAdmin(db: Db): Promise<{ accountId: number; ema
   }
 }
 
-/** The reference zone whose UTC list holds the server's own zone, else the first UTC+0 entry. */
-function defaultTimeZoneId(): string {
+/** The reference's "(UTC) Coordinated Universal Time" entry: its IANA list names no "UTC", which servers mostly run in. */
+const UTC_ZONE_ID = TIME_ZONES.find((zone) => zone.value === 'UTC')!.id;
+
+/** The reference zone whose UTC list holds the server's own zone, else UTC. */
+export function defaultTimeZoneId(): string {
   const local = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return findTimeZoneByIana(local) ?? findTimeZoneByIana('Etc/UTC') ?? '001';
+  return findTimeZoneByIana(local) ?? UTC_ZONE_ID;
 }
 
+let zoneIdsByIana: Map<string, string> | undefined;
+
 function findTimeZoneByIana(name: string): string | undefined {
-  return TIME_ZONES.find((zone) => zone.utc.includes(name))?.id;
+  if (!zoneIdsByIana) {
+    zoneIdsByIana = new Map();
+    // The first reference entry listing a zone wins, under its own name and under ICU's.
+    for (const zone of TIME_ZONES) {
+      for (const listed of zone.utc) {
+        for (const key of [listed, canonicalZone(listed)]) if (key && !zoneIdsByIana.has(key)) zoneIdsByIana.set(key, zone.id);
+      }
+    }
+  }
+  return zoneIdsByIana.get(name) ?? zoneIdsByIana.get(canonicalZone(name) ?? name);
+}
+
+/** ICU's name for an IANA zone: it may report a server in Kyiv as "Europe/Kiev", which the reference lists as "Europe/Kyiv". */
+function canonicalZone(name: string): string | undefined {
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
 }

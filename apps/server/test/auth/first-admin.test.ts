@@ -2,9 +2,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { TIME_ZONES } from '@herald/shared/reference';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFirstAdmin } from '../../src/auth/service.js';
+import { createFirstAdmin, defaultTimeZoneId } from '../../src/auth/service.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { openTestDatabase, TEST_DATABASE_URL, TEST_DB } from '../helpers/app.js';
@@ -73,5 +74,18 @@ describe('first admin', () => {
     expect(await createFirstAdmin(handle!.db)).toBeNull();
     const admins = await handle!.db.selectFrom('accounts').select('id').where('is_admin', '=', 1).execute();
     expect(admins).toHaveLength(0);
+  });
+
+  it("lives in the server's time zone, UTC on a server running in UTC (not the reference's first entry, UTC−12)", () => {
+    const before = process.env.TZ;
+    try {
+      process.env.TZ = 'UTC';
+      expect(TIME_ZONES.find((zone) => zone.id === defaultTimeZoneId())).toMatchObject({ value: 'UTC', offset: 0 });
+      process.env.TZ = 'Europe/Kyiv';
+      expect(TIME_ZONES.find((zone) => zone.id === defaultTimeZoneId())?.utc).toContain('Europe/Kyiv');
+    } finally {
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+    }
   });
 });
