@@ -1,5 +1,6 @@
 /**
- * A config's messages-per-second shared by every worker process: a token bucket in Redis (one second of burst),
+ * A config's messages-per-second shared by every worker process: a token bucket in Redis holding a quarter of a second
+ * of tokens (a send chunk's; a second of them let up to twice the rate through after every lull),
  * refilled and taken in one Lua script on Redis's own clock, so processes on different machines agree.
  * Each channel still paces its own connection; this keeps M workers together at the config's rate instead of M times it.
  */
@@ -10,7 +11,7 @@ import type { RouteConfig } from '../engine/routing.js';
 const TAKE_SCRIPT = `
 local rate = tonumber(ARGV[1])
 local wanted = tonumber(ARGV[2])
-local capacity = math.max(1, rate)
+local capacity = math.max(1, rate / 4)
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
