@@ -47,6 +47,8 @@ export const ERRORS_RU: Record<ErrorKey, string> = {
   'campaigns.templateChannel': 'Шаблон предназначен для другого канала.',
   'campaigns.notEditable': 'Изменить или запустить можно только черновик или запланированную рассылку.',
   'campaigns.wrongState': 'Состояние рассылки не позволяет это сделать.',
+  'campaigns.configChannel': 'Эта конфигурация или группа провайдеров отправляет другой канал.',
+  'campaigns.scheduleInPast': 'Выберите время в будущем.',
   'campaigns.fallbackChannel': 'Резервный шаблон должен быть для другого канала, чем рассылка.',
   'campaigns.autoPaused':
     'Приостановлена автоматически: {failed} из последних {settled} сообщений не отправлены. Проверьте конфигурации провайдеров и возобновите рассылку.',

@@ -47,6 +47,8 @@ export const ERRORS_UK: Record<ErrorKey, string> = {
   'campaigns.templateChannel': 'Шаблон призначений для іншого каналу.',
   'campaigns.notEditable': 'Змінити або запустити можна лише чернетку чи заплановану розсилку.',
   'campaigns.wrongState': 'Стан розсилки не дозволяє цього зробити.',
+  'campaigns.configChannel': 'Ця конфігурація або група провайдерів надсилає інший канал.',
+  'campaigns.scheduleInPast': 'Виберіть час у майбутньому.',
   'campaigns.fallbackChannel': 'Резервний шаблон має бути для іншого каналу, ніж розсилка.',
   'campaigns.autoPaused':
     'Призупинено автоматично: {failed} з останніх {settled} повідомлень не надіслано. Перевірте конфігурації провайдерів і відновіть розсилку.',

@@ -50,6 +50,8 @@ export const ERRORS_EN = {
   'campaigns.templateChannel': 'The template is for the other channel.',
   'campaigns.notEditable': 'Only a draft or scheduled campaign can be changed or started.',
   'campaigns.wrongState': 'The campaign is not in a state that allows this.',
+  'campaigns.configChannel': 'This provider config or group sends the other channel.',
+  'campaigns.scheduleInPast': 'Choose a time in the future.',
   'campaigns.fallbackChannel': 'The fallback template must be of the other channel than the campaign.',
   'campaigns.autoPaused':
     'Paused automatically: {failed} of the last {settled} messages failed. Check the provider configurations, then resume the campaign.',

@@ -32,7 +32,7 @@ export const CampaignBody = Type.Object({
 });
 
 export const StartBody = Type.Object({
-  /** Whole epoch milliseconds (a fraction would not fit the bigint column); absent or past means now. At most the last moment a JavaScript Date can hold. */
+  /** Whole epoch milliseconds (a fraction would not fit the bigint column); absent or within the last minute means now, earlier is refused. At most the last moment a JavaScript Date can hold. */
   scheduledAt: Type.Optional(Nullable(Type.Integer({ maximum: 8_640_000_000_000_000 }))),
 });
 

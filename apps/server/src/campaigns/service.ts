@@ -102,8 +102,8 @@ async function checkInput(db: Db, accountId: number, input: CampaignInput) {
     .executeTakeFirst();
   if (!template) failures.push({ field: 'templateName', key: 'error.notFound' });
   else if (template.channel !== input.channel) failures.push({ field: 'templateName', key: 'campaigns.templateChannel' });
-  if (!(await hasActiveRoute(db, accountId, input)))
-    failures.push({ field: input.groupId ? 'groupId' : 'configId', key: 'campaigns.noActiveConfig' });
+  const routeFailure = await checkRoute(db, accountId, input);
+  if (routeFailure) failures.push(routeFailure);
   const fallback = input.fallback ? await checkFallback(db, accountId, input.channel, input.fallback, failures) : null;
   if (failures.length > 0) throw invalidFields(failures);
   return {
@@ -147,6 +147,33 @@ async function checkFallback(
         configId: fallback.groupId ? null : (fallback.configId ?? null),
       }
     : null;
+}
+
+/** The chosen group or config must be the account's and of the campaign's channel, with an active config on it. */
+async function checkRoute(
+  db: Db,
+  accountId: number,
+  input: Pick<CampaignInput, 'channel' | 'groupId' | 'configId'>,
+): Promise<FieldFailure | null> {
+  const field = input.groupId ? 'groupId' : 'configId';
+  const chosen = input.groupId
+    ? await db
+        .selectFrom('provider_groups')
+        .select('category')
+        .where('account_id', '=', accountId)
+        .where('id', '=', input.groupId)
+        .executeTakeFirst()
+    : input.configId
+      ? await db
+          .selectFrom('provider_configs')
+          .select('category')
+          .where('account_id', '=', accountId)
+          .where('id', '=', input.configId)
+          .executeTakeFirst()
+      : null;
+  if (chosen === undefined) return { field, key: 'error.notFound' };
+  if (chosen && chosen.category !== input.channel) return { field, key: 'campaigns.configChannel' };
+  return (await hasActiveRoute(db, accountId, input)) ? null : { field, key: 'campaigns.noActiveConfig' };
 }
 
 async function hasActiveRoute(
@@ -274,6 +301,9 @@ export async function startCampaign(
           },
   });
   const now = Date.now();
+  // A moment in the past (a slow click, clocks a little apart) still means now; an hour ago is a mistake.
+  if (scheduledAt && scheduledAt < now - SCHEDULE_GRACE_MS)
+    throw invalidField('scheduledAt', { key: 'campaigns.scheduleInPast' });
   if (scheduledAt && scheduledAt > now) {
     if (!(await q.moveCampaign(deps.db, id, ['draft', 'scheduled'], 'scheduled', { scheduled_at: scheduledAt }))) {
       throw invalidField('state', { key: 'campaigns.notEditable' });
@@ -284,6 +314,9 @@ export async function startCampaign(
   deps.notify();
   return getCampaign(deps, accountId, id, language);
 }
+
+/** How far in the past a schedule may be and still mean "now". */
+const SCHEDULE_GRACE_MS = 60_000;
 
 const TRANSITIONS = {
   pause: { from: ['sending'], to: 'paused' },

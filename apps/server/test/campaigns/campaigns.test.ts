@@ -293,6 +293,48 @@ describe('campaigns', () => {
     expect(inactive.json().fields).toContainEqual(expect.objectContaining({ key: 'campaigns.noActiveConfig' }));
   });
 
+  it("refuses another channel's config, an unknown config and a start in the past, naming the field", async () => {
+    const account = await newAccount();
+    const listId = await listWith(account, [{ email: 'reader@example.com' }]);
+    const templateName = await template(account, {
+      name: `e-${account.accountId}`,
+      channel: 'EMAIL',
+      subject: 'Hi',
+      html: '<p>Hi</p>',
+    });
+    const configs = (
+      await t.app.inject({ method: 'GET', url: '/api/data/provider-configurations/custom', headers: account.headers })
+    ).json() as { id: number; category: string }[];
+    const smsConfig = configs.find((config) => config.category === 'SMS')!;
+    const wrongChannel = await createCampaign(account, {
+      name: 'Mixed',
+      channel: 'EMAIL',
+      listId,
+      templateName,
+      configId: smsConfig.id,
+    });
+    expect(wrongChannel.statusCode).toBe(400);
+    expect(wrongChannel.json().fields).toEqual([
+      expect.objectContaining({ field: 'configId', message: 'This provider config or group sends the other channel.' }),
+    ]);
+    const unknown = await createCampaign(account, { name: 'Unknown', channel: 'EMAIL', listId, templateName, configId: 999_999 });
+    expect(unknown.json().fields).toEqual([expect.objectContaining({ field: 'configId', key: 'error.notFound' })]);
+
+    const draft = (await createCampaign(account, { name: 'Late', channel: 'EMAIL', listId, templateName })).json();
+    const past = await startCampaign(account, draft.id, { scheduledAt: Date.now() - 3_600_000 });
+    expect(past.statusCode).toBe(400);
+    expect(past.json().fields).toEqual([
+      expect.objectContaining({ field: 'scheduledAt', message: 'Choose a time in the future.' }),
+    ]);
+    const campaign = (
+      await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${draft.id}`, headers: account.headers })
+    ).json();
+    expect(campaign.state).toBe('draft');
+    // A moment ago (a slow click) still means now.
+    expect((await startCampaign(account, draft.id, { scheduledAt: Date.now() - 5000 })).json().state).toBe('sending');
+    await t.app.inject({ method: 'POST', url: `/api/data/campaigns/${draft.id}/cancel`, headers: account.headers, payload: {} });
+  });
+
   it('pauses, resumes and cancels; a scheduled campaign waits for its time', async () => {
     const account = await newAccount();
     const listId = await listWith(
