@@ -92,6 +92,13 @@ export async function buildApp({
     trustProxy: config.trustProxy ?? DEFAULT_TRUST_PROXY,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  // A POST saying JSON but carrying nothing (curl -H 'Content-Type: application/json' on pause) has no body, not a malformed one.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') done(null, undefined);
+    else parseJson(request, body as string, done);
+  });
   const { db } = database;
 
   registerErrorHandler(app, config.bodyLimitBytes);

@@ -10,15 +10,21 @@ interface SchemaIssue {
   params: Record<string, unknown>;
 }
 
+/** One failure per field: a union (anyOf) reports its value once per branch it failed, and once more for the union. */
 function fieldsFromSchema(issues: SchemaIssue[]): FieldFailure[] {
-  return issues.map((issue) => {
+  const byField = new Map<string, FieldFailure>();
+  for (const issue of issues) {
     const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    if (issue.keyword === 'required') {
-      const missing = String(issue.params.missingProperty ?? '');
-      return { field: path ? `${path}.${missing}` : missing, key: 'validation.mandatory' };
-    }
-    return { field: path || 'body', key: 'validation.invalidValue' };
-  });
+    const failure: FieldFailure =
+      issue.keyword === 'required'
+        ? {
+            field: path ? `${path}.${String(issue.params.missingProperty ?? '')}` : String(issue.params.missingProperty ?? ''),
+            key: 'validation.mandatory',
+          }
+        : { field: path || 'body', key: 'validation.invalidValue' };
+    if (!byField.has(failure.field)) byField.set(failure.field, failure);
+  }
+  return [...byField.values()];
 }
 
 const BUSY_RETRY_AFTER_S = 5;

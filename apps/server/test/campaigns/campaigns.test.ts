@@ -330,6 +330,14 @@ describe('campaigns', () => {
       await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${draft.id}`, headers: account.headers })
     ).json();
     expect(campaign.state).toBe('draft');
+    // Pausing a draft is refused for its state, also when the call says JSON and sends no body.
+    const pause = await t.app.inject({
+      method: 'POST',
+      url: `/api/data/campaigns/${draft.id}/pause`,
+      headers: { ...account.headers, 'content-type': 'application/json' },
+    });
+    expect(pause.statusCode).toBe(409);
+    expect(pause.json().key).toBe('campaigns.wrongState');
     // A moment ago (a slow click) still means now.
     expect((await startCampaign(account, draft.id, { scheduledAt: Date.now() - 5000 })).json().state).toBe('sending');
     await t.app.inject({ method: 'POST', url: `/api/data/campaigns/${draft.id}/cancel`, headers: account.headers, payload: {} });
