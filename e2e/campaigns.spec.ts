@@ -85,6 +85,14 @@ test('a campaign from the wizard to sent: empty list refused, live progress, cou
   await expect(page.getByTestId('wizard-config')).toContainText('Sandbox e-mail');
   await page.getByTestId('wizard-next').click();
 
+  // The saved draft's id is in the address: a reload reopens it instead of starting another draft.
+  await expect(page).toHaveURL(/\/mass-mail\/campaigns\/create\?id=\d+$/);
+  await expect(page.getByTestId('wizard-recipients')).toContainText('3');
+  await page.reload();
+  await page.getByTestId('wizard-next').click();
+  await expect(page.getByTestId('wizard-name')).toHaveValue('Spring sale');
+  for (let step = 0; step < 4; step++) await page.getByTestId('wizard-next').click();
+
   // Check and send: three recipients, a test send through the sandbox, then send now.
   await expect(page.getByTestId('wizard-recipients')).toContainText('3');
   await expect(page.getByTestId('wizard-suppressed')).toContainText('0');
@@ -125,6 +133,12 @@ test('a campaign from the wizard to sent: empty list refused, live progress, cou
   for (let i = 1; i <= 3; i++) await expect(table).toContainText(`customers-${i}@example.com`);
   await expect(table.locator('tbody tr.ant-table-row')).toHaveCount(3);
   await expect(table).toContainText('Sandbox e-mail');
+  // A row opens that message's history, as the account's log does.
+  await table.locator('tbody tr.ant-table-row').first().click();
+  await expect(page.getByTestId('log-drawer')).toBeVisible();
+  await expect(page.getByTestId('log-history').locator('[data-status="sent"]')).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('log-drawer')).toBeHidden();
   const id = Number(page.url().split('/').pop());
   const campaign = await client.get<Campaign>(`/api/data/campaigns/${id}`);
   const delivered = campaign.counts.delivered ?? 0;
@@ -239,6 +253,10 @@ test('pause, resume and cancel a sending campaign; a duplicate is scheduled from
   await page.getByTestId('wizard-next').click();
   await expect(page.getByTestId('wizard-recipients')).toContainText('5');
   await page.getByTestId('wizard-schedule').click();
+  // The zone is named as the account settings name it, not by its IANA id ("Etc/GMT+12" reads as the opposite sign).
+  await expect(page.getByTestId('wizard-form')).toContainText(
+    "Date and time in your account's time zone: International Date Line West (UTC−12:00).",
+  );
   const when = page.getByTestId('wizard-schedule-at');
   await when.fill('2030-01-15 09:30');
   await when.press('Enter');

@@ -20,6 +20,7 @@ function StatusCounts({ campaign }: { campaign: Campaign }) {
   const { t, i18n } = useTranslation('campaigns');
   const { token } = theme.useToken();
   const number = new Intl.NumberFormat(i18n.language);
+  const percent = new Intl.NumberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 1 });
   const entries = presentStatuses(campaign.counts);
   if (entries.length === 0) {
     return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('view.counts.none')} data-testid="campaign-counts" />;
@@ -39,7 +40,7 @@ function StatusCounts({ campaign }: { campaign: Campaign }) {
           <span style={{ width: 10, height: 10, borderRadius: 3, background: STATUS_COLORS[status], flex: 'none' }} />
           <Typography.Text style={{ flex: 1 }}>{t(`statuses.${status}`)}</Typography.Text>
           <Typography.Text type="secondary" style={{ fontVariantNumeric: 'tabular-nums', width: 56, textAlign: 'end' }}>
-            {campaign.total > 0 ? `${((count / campaign.total) * 100).toFixed(count === campaign.total ? 0 : 1)}%` : ''}
+            {campaign.total > 0 ? percent.format(count / campaign.total) : ''}
           </Typography.Text>
           <Typography.Text strong style={{ fontVariantNumeric: 'tabular-nums', minWidth: 64, textAlign: 'end' }}>
             {number.format(count)}

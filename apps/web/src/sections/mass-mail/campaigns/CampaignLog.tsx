@@ -1,4 +1,4 @@
-/** The campaign log: every message of one campaign with its status, paged by the server and filtered by status. */
+/** The campaign log: every message of one campaign with its status, paged by the server and filtered by status; a row opens its history. */
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { MESSAGE_STATUSES, type MessageStatus } from '@herald/shared';
 import { useQuery } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { Dash, LogTime, MessageLogTable, recipientColumn } from '../../../ui/MessageLogTable';
 import { useServerPaging } from '../../../ui/serverPaging';
+import { MessageDrawer } from '../../statistics/MessageDrawer';
 import { campaignQuery, type LogEntry, logQuery } from './api';
 import { CampaignActions } from './CampaignActions';
 import { isMessageStatus, neverSent, StateTag, StatusTag } from './labels';
@@ -18,6 +19,7 @@ export default function CampaignLog() {
   const { t, i18n } = useTranslation('campaigns');
   const id = Number(useParams().id);
   const [status, setStatus] = useState<MessageStatus>();
+  const [open, setOpen] = useState<number>();
   const paging = useServerPaging();
   const campaign = useQuery(campaignQuery(id));
   const log = useQuery({ ...logQuery(id, status, paging.page, paging.size), enabled: campaign.isSuccess });
@@ -149,7 +151,11 @@ export default function CampaignLog() {
         paging={paging}
         scrollWidth={1100}
         emptyText={t(status ? 'log.emptyStatus' : 'log.empty')}
+        onOpen={(entry) => setOpen(entry.id)}
       />
+      {campaign.data && (
+        <MessageDrawer channel={campaign.data.channel === 'SMS' ? 'sms' : 'email'} id={open} onClose={() => setOpen(undefined)} />
+      )}
     </Card>
   );
 }

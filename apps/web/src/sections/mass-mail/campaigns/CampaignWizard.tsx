@@ -79,7 +79,16 @@ const FORM_FIELD: Record<string, keyof WizardValues> = {
   'fallback.groupId': 'fallbackGroupId',
 };
 
-function Wizard({ initial, campaign }: { initial: WizardValues; campaign?: Campaign }) {
+function Wizard({
+  initial,
+  campaign,
+  onCreated,
+}: {
+  initial: WizardValues;
+  campaign?: Campaign;
+  /** A new campaign's first save created its draft. */
+  onCreated?: (id: number) => void;
+}) {
   const { t } = useTranslation('campaigns');
   const { message } = App.useApp();
   const { token } = theme.useToken();
@@ -138,6 +147,7 @@ function Wizard({ initial, campaign }: { initial: WizardValues; campaign?: Campa
             }
           : null,
       });
+      if (campaignId === undefined) onCreated?.(saved.id);
       setCampaignId(saved.id);
       queryClient.setQueryData(campaignKey(saved.id), saved);
       void queryClient.invalidateQueries({ queryKey: LISTS_KEY });
@@ -425,7 +435,19 @@ function EditWizard({ id }: { id: number }) {
 }
 
 export default function CampaignWizard() {
-  const [searchParams] = useSearchParams();
+  const [searchParams, setSearchParams] = useSearchParams();
+  // The draft this new-campaign wizard saved: its id goes into the address, so a reload reopens it instead of
+  // starting another draft, while this wizard carries on where it is.
+  const [createdId, setCreatedId] = useState<number>();
   const id = Number(searchParams.get('id'));
-  return Number.isInteger(id) && id > 0 ? <EditWizard key={id} id={id} /> : <Wizard initial={NEW_CAMPAIGN} />;
+  if (Number.isInteger(id) && id > 0 && id !== createdId) return <EditWizard key={id} id={id} />;
+  return (
+    <Wizard
+      initial={NEW_CAMPAIGN}
+      onCreated={(created) => {
+        setCreatedId(created);
+        setSearchParams({ id: String(created) }, { replace: true });
+      }}
+    />
+  );
 }

@@ -27,7 +27,7 @@ import { useSession } from '../../../session/useSession';
 import type { TestSendResult } from '../../templates/api';
 import { campaignsApi, checkQuery } from './api';
 import { activeMembers, useRouteLookups } from './WizardFields';
-import { offsetLabel, wallClock } from './zone';
+import { offsetLabel, wallClock, zoneName } from './zone';
 
 function Figure({ title, value, testId, hint }: { title: string; value: ReactNode; testId: string; hint?: string }) {
   const { token } = theme.useToken();
@@ -155,7 +155,6 @@ export function CheckStep({ campaignId, ...test }: CheckStepProps) {
   const { groups } = useRouteLookups(test.channel);
   const number = new Intl.NumberFormat(i18n.language);
   const group = groups.find((entry) => entry.id === test.groupId);
-  const zoneName = zone?.utc ?? '';
 
   return (
     <Flex vertical gap={24}>
@@ -242,7 +241,7 @@ export function CheckStep({ campaignId, ...test }: CheckStepProps) {
             getFieldValue('sendMode') === 'schedule' && (
               <Form.Item
                 name="scheduledAt"
-                extra={t('wizard.check.zone', { zone: zoneName, offset: offsetLabel(zone) })}
+                extra={t('wizard.check.zone', { zone: zoneName(zone, i18n.language), offset: offsetLabel(zone) })}
                 rules={[
                   { required: true, message: t('errors:validation.mandatory') },
                   {

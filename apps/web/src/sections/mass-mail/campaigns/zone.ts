@@ -2,12 +2,23 @@
  * The schedule picker works in the account's time zone: antd's DatePicker shows a dayjs in the browser's
  * zone, so its wall-clock reading is taken as the account's and converted to epoch milliseconds here.
  */
+import { type Language, LANGUAGES } from '@herald/shared';
+import { TIME_ZONES } from '@herald/shared/reference';
 import dayjs, { type Dayjs } from 'dayjs';
 import { formatTime } from '../../../utils/date';
 
 export interface AccountZone {
+  id?: string;
   utc?: string;
   offset?: number;
+}
+
+/** The zone's name in the reader's language ("International Date Line West"), its offset left to offsetLabel. */
+export function zoneName(zone: AccountZone | undefined, language: string): string {
+  const entry = TIME_ZONES.find((candidate) => candidate.id === zone?.id);
+  if (!entry) return zone?.utc ?? '';
+  const label = (LANGUAGES as readonly string[]).includes(language) ? entry[language as Language] || entry.en : entry.en;
+  return label.replace(/^\(UTC[^)]*\)\s*/, '');
 }
 
 const WALL_CLOCK = 'YYYY-MM-DDTHH:mm:ss';
