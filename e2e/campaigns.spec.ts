@@ -186,6 +186,10 @@ test('pause, resume and cancel a sending campaign; a duplicate is scheduled from
   await expect(progress).toHaveAttribute('data-total', '5', { timeout: 10_000 });
   await expect(progress).toHaveAttribute('data-settled', '2', { timeout: 10_000 });
   await expect(row.getByTestId('campaign-state')).toHaveAttribute('data-state', 'sending');
+  // Its view says why it stays in sending, and until when.
+  await row.getByTestId('campaign-view').click();
+  await expect(page.getByTestId('campaign-limit-wait')).toContainText("Some messages wait for a provider's day limit");
+  await page.goto('/mass-mail/campaigns');
 
   await row.getByTestId('campaign-pause').click();
   await expect(row.getByTestId('campaign-state')).toHaveAttribute('data-state', 'paused');

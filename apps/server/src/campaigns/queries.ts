@@ -1,6 +1,7 @@
 /** All SQL of campaigns: the campaign rows, their recipients and the materialisation into the ledger. */
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { LIMIT_WAIT_DETAILS } from '../engine/limits.js';
 import { applyRollupDeltas, countInto } from '../messages/ledger.js';
 import type { CampaignsTable } from './tables.js';
 
@@ -59,6 +60,36 @@ export async function statusCounts(db: Db, campaignIds: number[]): Promise<Map<n
     counts.set(Number(row.campaign_id), entry);
   }
   return counts;
+}
+
+/** The campaign messages a spent day or month limit holds back: which limit, and when the first of them is due again. */
+export interface LimitWait {
+  limit: 'day' | 'month';
+  until: number;
+}
+
+/** Per sending or paused campaign, its messages held back by a spent limit (one seek of the due index each). */
+export async function limitWaits(db: Db, campaigns: { id: number; state: string }[], now = Date.now()) {
+  const waits = new Map<number, LimitWait>();
+  for (const campaign of campaigns) {
+    if (campaign.state !== 'sending' && campaign.state !== 'paused') continue;
+    const row = await db
+      .selectFrom('messages')
+      .select(['detail', 'next_attempt_at'])
+      .where('campaign_id', '=', campaign.id)
+      .where('lane', '=', 1)
+      .where(sql<boolean>`status in ('unsent', 'resending')`)
+      .where('next_attempt_at', '>', now)
+      .where('detail', 'in', Object.values(LIMIT_WAIT_DETAILS))
+      .orderBy('next_attempt_at')
+      .limit(1)
+      .executeTakeFirst();
+    if (row) {
+      const limit = row.detail === LIMIT_WAIT_DETAILS.month ? 'month' : 'day';
+      waits.set(campaign.id, { limit, until: Number(row.next_attempt_at) });
+    }
+  }
+  return waits;
 }
 
 export interface CampaignValues {

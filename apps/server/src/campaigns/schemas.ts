@@ -65,6 +65,8 @@ export const CampaignAnswer = Type.Object({
   detail: Nullable(Type.String()),
   /** Messages per status; they add up to total at every moment. */
   counts: Type.Record(Type.String(), Type.Integer()),
+  /** Messages a provider's spent day or month limit holds back, and when the first of them goes (sooner if a limit is raised). */
+  waitingForLimit: Nullable(Type.Object({ limit: OneOf(['day', 'month'] as const), until: Type.Number() })),
   createdAt: Type.Number(),
   updatedAt: Type.Number(),
 });

@@ -38,7 +38,7 @@ function detailText(row: q.CampaignRow, language: Language): string | null {
   return errorText(row.detail as ErrorKey, language, params);
 }
 
-function present(row: q.CampaignRow, language: Language, counts: Record<string, number> = {}) {
+function present(row: q.CampaignRow, language: Language, counts: Record<string, number> = {}, wait?: q.LimitWait) {
   return {
     id: Number(row.id),
     name: row.name,
@@ -68,6 +68,7 @@ function present(row: q.CampaignRow, language: Language, counts: Record<string, 
     suppressed: Number(row.suppressed),
     detail: detailText(row, language),
     counts,
+    waitingForLimit: wait ?? null,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
@@ -218,7 +219,8 @@ export async function updateCampaign(
 
 export async function getCampaign(deps: CampaignsDeps, accountId: number, id: number, language: Language) {
   const row = await requireCampaign(deps.db, accountId, id);
-  return present(row, language, (await q.statusCounts(deps.db, [id])).get(id));
+  const wait = (await q.limitWaits(deps.db, [{ id, state: row.state }])).get(id);
+  return present(row, language, (await q.statusCounts(deps.db, [id])).get(id), wait);
 }
 
 export async function listCampaigns(
@@ -236,9 +238,13 @@ export async function listCampaigns(
     deps.db,
     rows.map((row) => Number(row.id)),
   );
+  const waits = await q.limitWaits(
+    deps.db,
+    rows.map((row) => ({ id: Number(row.id), state: row.state })),
+  );
   return {
     total: await q.countCampaigns(deps.db, accountId, query.state),
-    items: rows.map((row) => present(row, language, counts.get(Number(row.id)))),
+    items: rows.map((row) => present(row, language, counts.get(Number(row.id)), waits.get(Number(row.id)))),
   };
 }
 

@@ -343,6 +343,49 @@ describe('campaigns', () => {
     await t.app.inject({ method: 'POST', url: `/api/data/campaigns/${draft.id}/cancel`, headers: account.headers, payload: {} });
   });
 
+  it('says when a spent day limit holds a sending campaign back, and until when', async () => {
+    const account = await newAccount();
+    const listId = await listWith(
+      account,
+      Array.from({ length: 3 }, (_, i) => ({ email: `held-${i}@example.com` })),
+    );
+    const templateName = await template(account, {
+      name: `h-${account.accountId}`,
+      channel: 'EMAIL',
+      subject: 'Hi',
+      html: '<p>Hi</p>',
+    });
+    const config = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/provider-configurations',
+      headers: account.headers,
+      payload: { name: 'One a day', type: 'sandbox-email', limitPerDay: 1 },
+    });
+    const campaign = (
+      await createCampaign(account, { name: 'Held', channel: 'EMAIL', listId, templateName, configId: config.json().id })
+    ).json();
+    expect(campaign.waitingForLimit).toBeNull();
+    await startCampaign(account, campaign.id);
+    const dispatcher = campaignDispatcher();
+    for (let round = 0; round < 5; round++) {
+      await t.app.campaigns.tick();
+      await dispatcher.runOnce();
+    }
+    const held = (
+      await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${campaign.id}`, headers: account.headers })
+    ).json();
+    expect(held).toMatchObject({ state: 'sending', counts: { sent: 1, unsent: 2 }, waitingForLimit: { limit: 'day' } });
+    expect(held.waitingForLimit.until).toBeGreaterThan(Date.now());
+    const listed = (await t.app.inject({ method: 'GET', url: '/api/data/campaigns', headers: account.headers })).json();
+    expect(listed.items.find((item: { id: number }) => item.id === campaign.id).waitingForLimit).toEqual(held.waitingForLimit);
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/data/campaigns/${campaign.id}/cancel`,
+      headers: account.headers,
+      payload: {},
+    });
+  });
+
   it('pauses, resumes and cancels; a scheduled campaign waits for its time', async () => {
     const account = await newAccount();
     const listId = await listWith(

@@ -175,6 +175,17 @@ export default function CampaignDetails() {
         {data.detail && (
           <Alert style={{ marginTop: 16 }} type={data.state === 'failed' ? 'error' : 'info'} showIcon title={data.detail} />
         )}
+        {data.waitingForLimit && (
+          <Alert
+            style={{ marginTop: 16 }}
+            type="warning"
+            showIcon
+            data-testid="campaign-limit-wait"
+            title={t(`view.limitWait.${data.waitingForLimit.limit}`, {
+              time: formatTime(data.waitingForLimit.until, TIME_PATTERN),
+            })}
+          />
+        )}
         <div style={{ marginTop: 20 }}>
           <ProgressBar campaign={data} height={12} />
         </div>

@@ -36,6 +36,8 @@ export interface Campaign {
   suppressed: number;
   detail: string | null;
   counts: StatusCounts;
+  /** Messages a provider's spent day or month limit holds back, and when the first of them goes. */
+  waitingForLimit: { limit: 'day' | 'month'; until: number } | null;
   createdAt: number;
   updatedAt: number;
 }
