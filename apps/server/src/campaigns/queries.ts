@@ -62,6 +62,13 @@ export async function statusCounts(db: Db, campaignIds: number[]): Promise<Map<n
   return counts;
 }
 
+/** Whether another campaign of the account (not `exceptId`) carries this name. */
+export async function campaignNamed(db: Db, accountId: number, name: string, exceptId?: number): Promise<boolean> {
+  let query = db.selectFrom('campaigns').select('id').where('account_id', '=', accountId).where('name', '=', name);
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return (await query.limit(1).executeTakeFirst()) !== undefined;
+}
+
 /** The campaign messages a spent day or month limit holds back: which limit, and when the first of them is due again. */
 export interface LimitWait {
   limit: 'day' | 'month';

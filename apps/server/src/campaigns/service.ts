@@ -80,11 +80,15 @@ async function requireCampaign(db: Db, accountId: number, id: number): Promise<q
   return row;
 }
 
-/** The checks of the wizard: an existing, non-empty list; a template of the channel; a route with an active config. */
-async function checkInput(db: Db, accountId: number, input: CampaignInput) {
+/**
+ * The checks of the wizard: a name no other campaign of the account has; an existing, non-empty list; a template of
+ * the channel; a route with an active config. `ownId`: the campaign being edited.
+ */
+async function checkInput(db: Db, accountId: number, input: CampaignInput, ownId?: number) {
   const failures: FieldFailure[] = [];
   const name = input.name.trim();
   if (!name) failures.push({ field: 'name', key: 'validation.mandatory' });
+  else if (await q.campaignNamed(db, accountId, name, ownId)) failures.push({ field: 'name', key: 'validation.nameExists' });
   const list = await db
     .selectFrom('contact_lists')
     .select('id')
@@ -213,7 +217,7 @@ export async function updateCampaign(
 ) {
   const row = await requireCampaign(deps.db, accountId, id);
   if (!['draft', 'scheduled'].includes(row.state)) throw new AppError(409, 'campaigns.notEditable');
-  await q.updateCampaign(deps.db, accountId, id, await checkInput(deps.db, accountId, input), Date.now());
+  await q.updateCampaign(deps.db, accountId, id, await checkInput(deps.db, accountId, input, id), Date.now());
   return getCampaign(deps, accountId, id, language);
 }
 
@@ -288,24 +292,29 @@ export async function startCampaign(
   language: Language,
 ) {
   const row = await requireCampaign(deps.db, accountId, id);
-  await checkInput(deps.db, accountId, {
-    name: row.name,
-    channel: row.channel as 'EMAIL' | 'SMS',
-    listId: Number(row.list_id),
-    templateName:
-      (await deps.db.selectFrom('templates').select('name').where('id', '=', Number(row.template_id)).executeTakeFirst())?.name ??
-      '',
-    groupId: row.group_id === null ? null : Number(row.group_id),
-    configId: row.config_id === null ? null : Number(row.config_id),
-    fallback:
-      row.fallback_template_id === null
-        ? null
-        : {
-            templateName: row.fallback_template_name ?? '',
-            groupId: row.fallback_group_id === null ? null : Number(row.fallback_group_id),
-            configId: row.fallback_config_id === null ? null : Number(row.fallback_config_id),
-          },
-  });
+  await checkInput(
+    deps.db,
+    accountId,
+    {
+      name: row.name,
+      channel: row.channel as 'EMAIL' | 'SMS',
+      listId: Number(row.list_id),
+      templateName:
+        (await deps.db.selectFrom('templates').select('name').where('id', '=', Number(row.template_id)).executeTakeFirst())
+          ?.name ?? '',
+      groupId: row.group_id === null ? null : Number(row.group_id),
+      configId: row.config_id === null ? null : Number(row.config_id),
+      fallback:
+        row.fallback_template_id === null
+          ? null
+          : {
+              templateName: row.fallback_template_name ?? '',
+              groupId: row.fallback_group_id === null ? null : Number(row.fallback_group_id),
+              configId: row.fallback_config_id === null ? null : Number(row.fallback_config_id),
+            },
+    },
+    id,
+  );
   const now = Date.now();
   // A moment in the past (a slow click, clocks a little apart) still means now; an hour ago is a mistake.
   if (scheduledAt && scheduledAt < now - SCHEDULE_GRACE_MS)
@@ -346,13 +355,23 @@ export async function changeState(
   return getCampaign(deps, accountId, id, language);
 }
 
+/** What a copy is called in each language: "Spring sale (copy)", then "(copy 2)" and on while taken. */
+const COPY_WORD: Record<Language, string> = { en: 'copy', ru: 'копия', uk: 'копія' };
+
+async function copyName(db: Db, accountId: number, name: string, language: Language): Promise<string> {
+  for (let n = 1; ; n++) {
+    const candidate = `${name} (${COPY_WORD[language]}${n === 1 ? '' : ` ${n}`})`;
+    if (!(await q.campaignNamed(db, accountId, candidate))) return candidate;
+  }
+}
+
 export async function duplicateCampaign(deps: CampaignsDeps, accountId: number, id: number, language: Language) {
   const row = await requireCampaign(deps.db, accountId, id);
   const copy = await q.insertCampaign(
     deps.db,
     accountId,
     {
-      name: `${row.name} (copy)`,
+      name: await copyName(deps.db, accountId, row.name, language),
       channel: row.channel,
       list_id: Number(row.list_id),
       template_id: Number(row.template_id),

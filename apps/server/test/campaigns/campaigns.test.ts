@@ -343,6 +343,40 @@ describe('campaigns', () => {
     await t.app.inject({ method: 'POST', url: `/api/data/campaigns/${draft.id}/cancel`, headers: account.headers, payload: {} });
   });
 
+  it("refuses a name another campaign has; copies are named in the reader's language and never collide", async () => {
+    const account = await newAccount();
+    const listId = await listWith(account, [{ email: 'named@example.com' }]);
+    const templateName = await template(account, {
+      name: `n-${account.accountId}`,
+      channel: 'EMAIL',
+      subject: 'Hi',
+      html: '<p>Hi</p>',
+    });
+    const body = { name: 'Spring', channel: 'EMAIL', listId, templateName };
+    const spring = (await createCampaign(account, body)).json();
+    const again = await createCampaign(account, { ...body, name: ' Spring ' });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().fields).toEqual([expect.objectContaining({ field: 'name', message: 'This name already exists.' })]);
+    const kept = await t.app.inject({
+      method: 'PUT',
+      url: `/api/data/campaigns/${spring.id}`,
+      headers: account.headers,
+      payload: body,
+    });
+    expect(kept.statusCode).toBe(200);
+    const duplicate = async (language: string) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/data/campaigns/${spring.id}/duplicate`,
+          headers: { ...account.headers, 'accept-language': language },
+        })
+      ).json().name;
+    expect(await duplicate('ru')).toBe('Spring (копия)');
+    expect(await duplicate('en')).toBe('Spring (copy)');
+    expect(await duplicate('en')).toBe('Spring (copy 2)');
+  });
+
   it('says when a spent day limit holds a sending campaign back, and until when', async () => {
     const account = await newAccount();
     const listId = await listWith(
@@ -397,8 +431,8 @@ describe('campaigns', () => {
       channel: 'SMS',
       smsText: 'Привет, {{ contact.phone }}',
     });
-    const create = () => createCampaign(account, { name: 'SMS', channel: 'SMS', listId, templateName });
-    const campaign = (await create()).json();
+    const create = (name: string) => createCampaign(account, { name, channel: 'SMS', listId, templateName });
+    const campaign = (await create('SMS')).json();
     const check = (
       await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${campaign.id}/check`, headers: account.headers })
     ).json();
@@ -423,7 +457,7 @@ describe('campaigns', () => {
       counts: { sent: 30 },
     });
 
-    const later = (await create()).json();
+    const later = (await create('SMS later')).json();
     await startCampaign(account, later.id, { scheduledAt: Date.now() + 60_000 });
     await t.app.campaigns.tick();
     expect(
