@@ -10,13 +10,14 @@ import type { Tracking } from './tracking.js';
 
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
-const PAGES: Record<Language, { title: string; ask: string; confirm: string; done: string; invalid: string }> = {
+const PAGES: Record<Language, { title: string; ask: string; confirm: string; done: string; invalid: string; link: string }> = {
   en: {
     title: 'Unsubscribe',
     ask: 'Stop receiving these messages?',
     confirm: 'Unsubscribe',
     done: 'You are unsubscribed and will not receive these messages any more.',
     invalid: 'This link is not valid.',
+    link: 'Link',
   },
   ru: {
     title: 'Отписка',
@@ -24,6 +25,7 @@ const PAGES: Record<Language, { title: string; ask: string; confirm: string; don
     confirm: 'Отписаться',
     done: 'Вы отписаны и больше не будете получать эти сообщения.',
     invalid: 'Эта ссылка недействительна.',
+    link: 'Ссылка',
   },
   uk: {
     title: 'Відписка',
@@ -31,12 +33,13 @@ const PAGES: Record<Language, { title: string; ask: string; confirm: string; don
     confirm: 'Відписатися',
     done: 'Вас відписано, ви більше не отримуватимете ці повідомлення.',
     invalid: 'Це посилання недійсне.',
+    link: 'Посилання',
   },
 };
 
-function page(language: Language, body: string): string {
-  const texts = PAGES[language];
-  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${texts.title}</title><style>body{font-family:system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;color:#1f2937}main{max-width:420px;text-align:center}button{background:#1890ff;color:#fff;border:0;border-radius:6px;padding:10px 20px;font-size:16px;cursor:pointer}</style></head><body><main>${body}</main></body></html>`;
+/** A page of its own; `title` is the unsubscribe page's unless the page is another's (a broken click link). */
+function page(language: Language, body: string, title = PAGES[language].title): string {
+  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>body{font-family:system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;color:#1f2937}main{max-width:420px;text-align:center}button{background:#1890ff;color:#fff;border:0;border-radius:6px;padding:10px 20px;font-size:16px;cursor:pointer}</style></head><body><main>${body}</main></body></html>`;
 }
 
 const Params = Type.Object({ id: Type.Integer({ minimum: 1 }), signature: Type.String({ maxLength: 64 }) });
@@ -89,7 +92,7 @@ export const trackingRoutes: FastifyPluginAsyncTypebox<{ db: Db; tracking: Track
         return reply
           .status(404)
           .type('text/html')
-          .send(page(request.lang, `<p>${PAGES[request.lang].invalid}</p>`));
+          .send(page(request.lang, `<p>${PAGES[request.lang].invalid}</p>`, PAGES[request.lang].link));
       }
       await markRead(request.params.id);
       return reply.redirect(target, 302);

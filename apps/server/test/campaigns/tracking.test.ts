@@ -147,7 +147,11 @@ describe('campaign e-mail tracking', () => {
       encodeURIComponent('https://example.org/post?a=1&b=2'),
       encodeURIComponent('https://evil.example'),
     );
-    expect((await t.app.inject({ method: 'GET', url: tampered })).statusCode).toBe(404);
+    const refused = await t.app.inject({ method: 'GET', url: tampered });
+    expect(refused.statusCode).toBe(404);
+    // A page about a link, not the unsubscribe page.
+    expect(refused.body).toContain('<title>Link</title>');
+    expect(refused.body).toContain('This link is not valid.');
     const ann = campaignMessages[0]!;
     const otherMessage = own.replace(`/t/c/${bob.id}/`, `/t/c/${ann.id}/`);
     expect((await t.app.inject({ method: 'GET', url: otherMessage })).statusCode).toBe(404);
