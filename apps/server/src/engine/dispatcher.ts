@@ -60,7 +60,8 @@ interface Routed {
   content: OutgoingMessage | null;
   candidates: RouteConfig[];
   cursor: number;
-  transientError: string | null;
+  /** The last temporary failure, and the config it came from (the message's history names it). */
+  transientError: { error: string; configId: number } | null;
   limitSpent: 'day' | 'month' | null;
   /** Set on the pass through the other channel: where it goes, and what the message's own channel ended in. */
   fallback?: { channel: string; recipient: string; outcome: Transition };
@@ -423,7 +424,7 @@ export class Dispatcher {
                 }
                 if (result.transient) {
                   if (!result.recipientFault) this.health.failed(configId, now);
-                  item.transientError = result.error ?? 'temporary failure';
+                  item.transientError = { error: result.error ?? 'temporary failure', configId };
                   advance(item);
                   continue;
                 }
@@ -626,12 +627,16 @@ export class Dispatcher {
   private settleExhausted(item: Routed, now: number): Transition {
     const attempts = item.message.attempts + 1;
     if (item.transientError !== null) {
+      const { error } = item.transientError;
+      // The config that failed it, on its own channel (a fallback's config is of the other channel).
+      const configId = item.fallback ? undefined : item.transientError.configId;
       return attempts >= MAX_ATTEMPTS
-        ? { message: item.message, to: 'failed', detail: item.transientError, attempts }
+        ? { message: item.message, to: 'failed', configId, detail: error, attempts }
         : {
             message: item.message,
             to: 'resending',
-            detail: item.transientError,
+            configId,
+            detail: error,
             attempts,
             nextAttemptAt: now + retryDelay(attempts),
           };

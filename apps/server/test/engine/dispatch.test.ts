@@ -181,6 +181,14 @@ describe('dispatch', () => {
       await dispatcher.runOnce();
       expect(await statusCounts(t, accountId)).toEqual({ resending: FAILURES_TO_OPEN + 3 });
       expect(dispatcher.health.allows(config)).toBe(true);
+      // Each retry's history names the config whose server refused it.
+      const history = await t.database.db
+        .selectFrom('message_events')
+        .select(['status', 'config_id'])
+        .where('account_id', '=', accountId)
+        .execute();
+      expect(history).toHaveLength(FAILURES_TO_OPEN + 3);
+      expect(history.every((event) => event.status === 'resending' && Number(event.config_id) === config)).toBe(true);
       const [next] = await insert(t, emails(accountId, ['next@example.com'], { routeConfigId: config }));
       await dispatcher.runOnce();
       const row = await t.database.db.selectFrom('messages').selectAll().where('id', '=', next!).executeTakeFirstOrThrow();
