@@ -256,6 +256,8 @@ test('pause, resume and cancel a sending campaign; a duplicate is scheduled from
   await pickOption(page, page.getByTestId('wizard-config'), 'Limited e-mail');
   await page.getByTestId('wizard-next').click();
   await expect(page.getByTestId('wizard-recipients')).toContainText('5');
+  // Its configuration sent its two of the day already: the check says the five will wait.
+  await expect(page.getByTestId('wizard-limit-headroom')).toContainText('let 0 more messages go now; the other 5 will wait');
   await page.getByTestId('wizard-schedule').click();
   // The zone is named as the account settings name it, not by its IANA id ("Etc/GMT+12" reads as the opposite sign).
   await expect(page.getByTestId('wizard-form')).toContainText(

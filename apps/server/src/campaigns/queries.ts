@@ -62,6 +62,30 @@ export async function statusCounts(db: Db, campaignIds: number[]): Promise<Map<n
   return counts;
 }
 
+/** The active configs a campaign's messages may go through: its config, its group's, or every one of its channel. */
+export async function routeConfigs(
+  db: Db,
+  accountId: number,
+  campaign: { channel: string; group_id: number | null; config_id: number | null },
+) {
+  let query = db
+    .selectFrom('provider_configs')
+    .select(['provider_configs.id', 'provider_configs.limit_per_day', 'provider_configs.limit_per_month'])
+    .where('provider_configs.account_id', '=', accountId)
+    .where('provider_configs.category', '=', campaign.channel)
+    .where('provider_configs.active', '=', 1);
+  if (campaign.group_id !== null) {
+    query = query
+      .innerJoin('provider_group_configs', 'provider_group_configs.config_id', 'provider_configs.id')
+      .where('provider_group_configs.group_id', '=', Number(campaign.group_id));
+  } else if (campaign.config_id !== null) query = query.where('provider_configs.id', '=', Number(campaign.config_id));
+  return (await query.execute()).map((row) => ({
+    id: Number(row.id),
+    limitPerDay: row.limit_per_day === null ? null : Number(row.limit_per_day),
+    limitPerMonth: row.limit_per_month === null ? null : Number(row.limit_per_month),
+  }));
+}
+
 /** Whether another campaign of the account (not `exceptId`) carries this name. */
 export async function campaignNamed(db: Db, accountId: number, name: string, exceptId?: number): Promise<boolean> {
   let query = db.selectFrom('campaigns').select('id').where('account_id', '=', accountId).where('name', '=', name);

@@ -76,6 +76,8 @@ export const CheckAnswer = Type.Object({
   suppressed: Type.Integer(),
   smsParts: Nullable(Type.Integer()),
   estimatedParts: Nullable(Type.Integer()),
+  /** Messages the route's active configs may still send this day and month; null when one of them has no limit. */
+  limitHeadroom: Nullable(Type.Integer()),
 });
 
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });

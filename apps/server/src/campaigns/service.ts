@@ -2,6 +2,7 @@
 import { DEFAULT_PAGE_SIZE, type ErrorKey, type Language, smsSegments } from '@herald/shared';
 import { errorText } from '@herald/shared/error-messages';
 import type { Db } from '../db/database.js';
+import { headroom } from '../engine/limits.js';
 import { hookEvents } from '../hooks/events.js';
 import { AppError, type FieldFailure, invalidField, invalidFields, notFound } from '../http/errors.js';
 import { variableValues } from '../templates/queries.js';
@@ -280,7 +281,8 @@ export async function checkCampaign(deps: CampaignsDeps, accountId: number, id: 
       smsParts = smsSegments(output.smsText).parts;
     }
   }
-  return { recipients, suppressed, smsParts, estimatedParts: smsParts === null ? null : smsParts * recipients };
+  const limitHeadroom = await headroom(deps.db, await q.routeConfigs(deps.db, accountId, row));
+  return { recipients, suppressed, smsParts, estimatedParts: smsParts === null ? null : smsParts * recipients, limitHeadroom };
 }
 
 /** Sends now, or at `scheduledAt` (epoch ms; the console converts from the account's time zone). */

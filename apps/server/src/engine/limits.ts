@@ -73,6 +73,33 @@ export async function wakeLimitWaits(db: Db, accountId: number, now = Date.now()
   return woken;
 }
 
+/**
+ * How many more messages these configs may still take this day and month together; null when one of them has no
+ * limit. What is reserved but not yet used counts as used.
+ */
+export async function headroom(db: Db, configs: LimitedConfig[], now = Date.now()): Promise<number | null> {
+  if (configs.some((config) => config.limitPerDay === null && config.limitPerMonth === null)) return null;
+  if (configs.length === 0) return 0;
+  const { day, month } = periodsOf(now);
+  const rows = await db
+    .selectFrom('config_usage')
+    .select(['config_id', 'period', 'count'])
+    .where(
+      'config_id',
+      'in',
+      configs.map((config) => config.id),
+    )
+    .where('period', 'in', [day, month])
+    .execute();
+  const used = (configId: number, period: string) =>
+    Number(rows.find((row) => Number(row.config_id) === configId && row.period === period)?.count ?? 0);
+  return configs.reduce((sum, config) => {
+    const dayLeft = config.limitPerDay === null ? Number.POSITIVE_INFINITY : config.limitPerDay - used(config.id, day);
+    const monthLeft = config.limitPerMonth === null ? Number.POSITIVE_INFINITY : config.limitPerMonth - used(config.id, month);
+    return sum + Math.max(0, Math.min(dayLeft, monthLeft));
+  }, 0);
+}
+
 export interface Reservation {
   granted: number;
   /** Which limit stopped the rest, if any. */

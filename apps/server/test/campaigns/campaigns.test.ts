@@ -399,6 +399,12 @@ describe('campaigns', () => {
       await createCampaign(account, { name: 'Held', channel: 'EMAIL', listId, templateName, configId: config.json().id })
     ).json();
     expect(campaign.waitingForLimit).toBeNull();
+    const check = async (id: number) =>
+      (await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${id}/check`, headers: account.headers })).json();
+    // The check step can tell that only one of the three goes today.
+    expect(await check(campaign.id)).toMatchObject({ recipients: 3, limitHeadroom: 1 });
+    const unlimited = (await createCampaign(account, { name: 'Default route', channel: 'EMAIL', listId, templateName })).json();
+    expect((await check(unlimited.id)).limitHeadroom).toBeNull();
     await startCampaign(account, campaign.id);
     const dispatcher = campaignDispatcher();
     for (let round = 0; round < 5; round++) {
@@ -410,6 +416,7 @@ describe('campaigns', () => {
     ).json();
     expect(held).toMatchObject({ state: 'sending', counts: { sent: 1, unsent: 2 }, waitingForLimit: { limit: 'day' } });
     expect(held.waitingForLimit.until).toBeGreaterThan(Date.now());
+    expect((await check(campaign.id)).limitHeadroom).toBe(0);
     const listed = (await t.app.inject({ method: 'GET', url: '/api/data/campaigns', headers: account.headers })).json();
     expect(listed.items.find((item: { id: number }) => item.id === campaign.id).waitingForLimit).toEqual(held.waitingForLimit);
     await t.app.inject({

@@ -201,6 +201,17 @@ export function CheckStep({ campaignId, ...test }: CheckStepProps) {
             )}
           </Row>
           {check.data.recipients === 0 && <Alert type="error" showIcon title={t('errors:campaigns.emptyList')} />}
+          {check.data.limitHeadroom !== null && check.data.recipients > check.data.limitHeadroom && (
+            <Alert
+              type="warning"
+              showIcon
+              data-testid="wizard-limit-headroom"
+              title={t('wizard.check.overLimit', {
+                n: number.format(check.data.limitHeadroom),
+                rest: number.format(check.data.recipients - check.data.limitHeadroom),
+              })}
+            />
+          )}
           {test.route === 'group' && group && activeMembers(group) < group.configs.length && (
             <Alert
               type="info"

@@ -59,6 +59,8 @@ export interface CampaignCheck {
   suppressed: number;
   smsParts: number | null;
   estimatedParts: number | null;
+  /** Messages the route's configs may still send this day and month; null when one of them has no limit. */
+  limitHeadroom: number | null;
 }
 
 /** One tick of the progress stream. */
