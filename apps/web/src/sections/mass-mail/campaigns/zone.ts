@@ -2,7 +2,7 @@
  * The schedule picker works in the account's time zone: antd's DatePicker shows a dayjs in the browser's
  * zone, so its wall-clock reading is taken as the account's and converted to epoch milliseconds here.
  */
-import { type Language, LANGUAGES } from '@herald/shared';
+import { LANGUAGES, type Language } from '@herald/shared';
 import { TIME_ZONES } from '@herald/shared/reference';
 import dayjs, { type Dayjs } from 'dayjs';
 import { formatTime } from '../../../utils/date';
