@@ -177,7 +177,9 @@ describe('dispatch', () => {
       const { token, accountId } = await newAccount();
       const config = await createConfig(token, { name: 'Greylisting', type: 'smtp', settings: smtpTo(greylisting.port) });
       const dispatcher = dispatcherFor(t);
-      await insert(t, emails(accountId, addresses('grey', FAILURES_TO_OPEN + 3), { routeConfigId: config }));
+      // A campaign's, cancelled at the end, so their retries do not go on in the tests after this one.
+      const campaignId = await emailCampaign(t, accountId, 'sending');
+      await insert(t, emails(accountId, addresses('grey', FAILURES_TO_OPEN + 3), { campaignId, lane: 1, routeConfigId: config }));
       await dispatcher.runOnce();
       expect(await statusCounts(t, accountId)).toEqual({ resending: FAILURES_TO_OPEN + 3 });
       expect(dispatcher.health.allows(config)).toBe(true);
@@ -194,6 +196,7 @@ describe('dispatch', () => {
       const row = await t.database.db.selectFrom('messages').selectAll().where('id', '=', next!).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ status: 'sent', config_id: config });
       expect(greylisting.messages.map((message) => message.rcptTo.map((to) => to.address))).toEqual([['next@example.com']]);
+      await setCampaignState(campaignId, 'cancelled');
     } finally {
       await greylisting.close();
     }
