@@ -55,6 +55,8 @@ export function apiKeyAuth({ db, limiter }: ApiKeyAuthDeps, needs: ApiKeyScope):
     const presented = presentedKey(request);
     const key = presented && presented.length <= MAX_KEY_LENGTH ? await keys.find(hashToken(presented)) : undefined;
     if (!key) return refuse(reply, request, new AppError(401, 'apiKey.invalid'));
+    // As the console's calls do: the account's saved language unless the call asks for one.
+    if (!request.headers['accept-language'] && key.language) request.lang = key.language;
     const { keyId, accountId, scope } = key;
     const waitMs = await limiter.consume(keyId, key.rateLimit);
     if (waitMs !== null) {

@@ -3,7 +3,9 @@
  * for KEY_TRUST_MS and then read again: a key revoked in this process is refused at once (revokeKey forgets it),
  * one revoked in another process (or deleted with its account) at most KEY_TRUST_MS later.
  */
+import type { Language } from '@herald/shared';
 import type { Db } from '../db/database.js';
+import { isLanguage } from '../http/language.js';
 import { findLiveKeyByHash } from './queries.js';
 import type { ApiKeyScope } from './schemas.js';
 
@@ -16,6 +18,8 @@ export interface LiveKey {
   accountId: number;
   scope: ApiKeyScope;
   rateLimit: number;
+  /** The account's saved language, if any. */
+  language: Language | null;
   /** When last_used_at was last written (or read), to write it at most once a minute. */
   touchedAt: number | null;
 }
@@ -65,6 +69,7 @@ export class KeyCache {
       accountId: Number(row.account_id),
       scope: row.scope as ApiKeyScope,
       rateLimit: Number(row.rate_limit),
+      language: isLanguage(row.language) ? row.language : null,
       touchedAt: row.last_used_at === null ? null : Number(row.last_used_at),
     };
   }

@@ -45,12 +45,21 @@ export async function revokeKey(db: Db, accountId: number, id: number, now: numb
   return db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
 }
 
+/** A key not revoked, with its account's saved language (the language of its errors when the call names none). */
 export function findLiveKeyByHash(db: Db, keyHash: string) {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'account_id', 'scope', 'rate_limit', 'last_used_at'])
-    .where('key_hash', '=', keyHash)
-    .where('revoked_at', 'is', null)
+    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .select([
+      'api_keys.id',
+      'api_keys.account_id',
+      'api_keys.scope',
+      'api_keys.rate_limit',
+      'api_keys.last_used_at',
+      'accounts.language',
+    ])
+    .where('api_keys.key_hash', '=', keyHash)
+    .where('api_keys.revoked_at', 'is', null)
     .executeTakeFirst();
 }
 

@@ -1,3 +1,4 @@
+import { errorText } from '@herald/shared/error-messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CampaignContent } from '../../src/campaigns/content.js';
 import { Dispatcher } from '../../src/engine/dispatcher.js';
@@ -92,6 +93,24 @@ describe('authentication and scope', () => {
   it('answers in the caller language', async () => {
     const res = await post({ 'accept-language': 'ru' }, inline('a@example.com'));
     expect(res.json().message).toBe('API-ключ не указан, не найден или отозван.');
+  });
+
+  it("answers in the account's saved language when the call asks for none", async () => {
+    const account = await apiAccount();
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/users/change-language',
+      headers: account.session,
+      payload: { language: 'uk' },
+    });
+    expect(saved.statusCode).toBe(200);
+    const bad = await post(account.send, { channel: 'email', to: 'a@example.com', template: 'no-such-template' });
+    expect(bad.json().fields[0].message).toBe(errorText('messages.unknownTemplate', 'uk', { name: 'no-such-template' }));
+    const asked = await post(
+      { ...account.send, 'accept-language': 'en' },
+      { channel: 'email', to: 'a@example.com', template: 'x' },
+    );
+    expect(asked.json().fields[0].message).toBe('There is no template named x.');
   });
 });
 
