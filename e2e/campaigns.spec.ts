@@ -104,6 +104,10 @@ test('a campaign from the wizard to sent: empty list refused, live progress, cou
 
   await expect(page).toHaveURL(/\/mass-mail\/campaigns\/view\/\d+$/);
   await expect(page.getByTestId('campaign-name')).toHaveText('Spring sale');
+  // Its tab, breadcrumb and window title carry its name, not its number.
+  await expect(page.getByTestId('breadcrumb')).toContainText('Spring sale');
+  await expect(page.getByTestId(`tab-${new URL(page.url()).pathname}`)).toHaveText('Spring sale');
+  await expect(page).toHaveTitle(/^Spring sale · /);
   await expect(page.getByTestId('campaign-view').getByTestId('campaign-state')).toHaveAttribute('data-state', 'sent', {
     timeout: 15_000,
   });
@@ -239,6 +243,7 @@ test('pause, resume and cancel a sending campaign; a duplicate is scheduled from
   // The copy reopens in the wizard with its settings and is scheduled in the account's time zone.
   await copy.getByTestId('campaign-edit').click();
   await expect(page).toHaveURL(/\/mass-mail\/campaigns\/create\?id=\d+$/);
+  await expect(page.getByTestId('breadcrumb')).toContainText('Edit “Slow news (copy)”');
   await expect(page.getByTestId('wizard-type-email')).toHaveAttribute('aria-pressed', 'true');
   await page.getByTestId('wizard-next').click();
   await expect(page.getByTestId('wizard-name')).toHaveValue('Slow news (copy)');

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useOutlet } from 'react-router';
 import { getPresenter, setErrorPresenter } from '../api/http';
 import { useCurrentRoute } from '../router/matches';
+import { usePageTitles } from '../router/pageTitle';
 import { canOpen } from '../router/routes';
 import { SessionWatcher } from '../session/SessionWatcher';
 import { getSnapshot, subscribe } from '../session/session';
@@ -87,8 +88,11 @@ function PrivateFrame() {
       ? { path: location.pathname, href: `${location.pathname}${location.search}`, chain, params, element: outlet }
       : undefined;
   const tabs = useVisitedViews(current, roles, settings.tagsView);
+  const titles = usePageTitles();
 
-  const documentTitle = screen ? `${tabTitle({ chain, params }, t)} · ${t('appName')}` : t('appName');
+  const documentTitle = screen
+    ? `${tabTitle({ chain, params }, t, titles.get(location.pathname))} · ${t('appName')}`
+    : t('appName');
   useEffect(() => {
     document.title = documentTitle;
   }, [documentTitle]);

@@ -3,10 +3,12 @@ import { CloseCircleOutlined, CloseOutlined, ColumnWidthOutlined, ReloadOutlined
 import { Button, Dropdown, type MenuProps, Space, Tabs, Tooltip, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { usePageTitles } from '../router/pageTitle';
 import { isAffixed, tabTitle, type VisitedView, type VisitedViews } from './useVisitedViews';
 
 export function TagsView({ tabs, currentPath }: { tabs: VisitedViews; currentPath?: string }) {
   const { t } = useTranslation('layout');
+  const titles = usePageTitles();
   const navigate = useNavigate();
   const { token } = theme.useToken();
   const active = tabs.views.find((view) => view.path === currentPath);
@@ -106,7 +108,7 @@ export function TagsView({ tabs, currentPath }: { tabs: VisitedViews; currentPat
           closeIcon: <CloseOutlined data-testid="tab-close" aria-label={t('tabs.close')} />,
           label: (
             <Dropdown trigger={['contextMenu']} menu={contextMenu(view)}>
-              <span data-testid={`tab-${view.path}`}>{tabTitle(view, t)}</span>
+              <span data-testid={`tab-${view.path}`}>{tabTitle(view, t, titles.get(view.path))}</span>
             </Dropdown>
           ),
         }))}

@@ -39,15 +39,19 @@ function screenOf(view: { chain: ResolvedRoute[] }): ResolvedRoute | undefined {
   return view.chain.at(-1);
 }
 
-/** A screen inside a group reads "Email · Log", so the tabs of two channels can be told apart. */
+/**
+ * A screen inside a group reads "Email · Log", so the tabs of two channels can be told apart; `own` is the title the
+ * screen gave itself (usePageTitle), if any.
+ */
 export function tabTitle(
   view: Pick<VisitedView, 'chain' | 'params'>,
   t: (key: string, options?: Record<string, unknown>) => string,
+  own?: string,
 ): string {
   const screen = screenOf(view);
   if (!screen) return '';
   const group = view.chain.length > 2 ? view.chain.at(-2) : undefined;
-  const title = t(screen.title, view.params);
+  const title = own ?? t(screen.title, view.params);
   return group ? `${t(group.title)} · ${title}` : title;
 }
 

@@ -5,6 +5,7 @@ import { Alert, Button, Card, Col, Descriptions, Empty, Flex, Result, Row, Skele
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { usePageTitle } from '../../../router/pageTitle';
 import { formatTime } from '../../../utils/date';
 import { configsQuery, groupsQuery } from '../../configs/api';
 import { type Campaign, campaignQuery, contactListsQuery, LOOKUP_SIZE, templatesQuery } from './api';
@@ -132,6 +133,7 @@ export default function CampaignDetails() {
   const id = Number(useParams().id);
   const campaign = useQuery(campaignQuery(id));
   useCampaignProgress();
+  usePageTitle(campaign.data?.name);
   const number = new Intl.NumberFormat(i18n.language);
 
   if (campaign.isError || !Number.isInteger(id)) {

@@ -7,6 +7,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { usePageTitle } from '../../../router/pageTitle';
 import { Dash, LogTime, MessageLogTable, recipientColumn } from '../../../ui/MessageLogTable';
 import { useServerPaging } from '../../../ui/serverPaging';
 import { MessageDrawer } from '../../statistics/MessageDrawer';
@@ -24,6 +25,7 @@ export default function CampaignLog() {
   const campaign = useQuery(campaignQuery(id));
   const log = useQuery({ ...logQuery(id, status, paging.page, paging.size), enabled: campaign.isSuccess });
   useCampaignProgress();
+  usePageTitle(campaign.data ? t('log.title', { name: campaign.data.name }) : undefined);
   const number = new Intl.NumberFormat(i18n.language);
   const total = log.data?.total ?? 0;
 

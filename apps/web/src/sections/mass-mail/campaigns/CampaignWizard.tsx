@@ -12,6 +12,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../../api/http';
+import { usePageTitle } from '../../../router/pageTitle';
 import { useSession } from '../../../session/useSession';
 import { ScreenHeader } from '../../../ui/ScreenHeader';
 import { optionsQuery } from '../../configs/api';
@@ -96,6 +97,7 @@ function Wizard({
   const queryClient = useQueryClient();
   const zone = useSession().user?.timeZone;
   const [form] = Form.useForm<WizardValues>();
+  usePageTitle(campaign ? t('wizard.editTitle', { name: campaign.name }) : undefined);
   const [current, setCurrent] = useState(0);
   // An existing campaign was checked once already, so every step may be opened from the start.
   const [reached, setReached] = useState(campaign ? CHECK : 0);
