@@ -45,7 +45,8 @@ const COUNTRIES_OF_LANGUAGE: Record<string, string[]> = {
 
 export function suggestCountry(timeZoneId: string, language: string | null): string | null {
   const zone = findTimeZone(timeZoneId);
-  if (!zone) return null;
+  // The "Coordinated Universal Time±N" entries are offsets, not places: UTC's lists Greenland's Danmarkshavn beside Etc/GMT.
+  if (!zone || zone.value.startsWith('UTC')) return null;
   const candidates = new Set(zone.utc.flatMap(countriesOfZone));
   if (candidates.size === 1) return [...candidates][0]!;
   return COUNTRIES_OF_LANGUAGE[language ?? '']?.find((code) => candidates.has(code)) ?? null;
