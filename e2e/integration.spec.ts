@@ -60,6 +60,11 @@ test('integration: create an API key shown once, send with it, see webhook deliv
     await expect(page.getByText(key)).toHaveCount(0);
 
     await page.goto('/integration/webhooks');
+    // Any http(s) address the server can call is taken, an intranet host without a dot too; other schemes are not.
+    await page.getByTestId('webhook-url').fill('mailto:ops@example.com');
+    await expect(page.getByText('Enter a valid URL (http or https)')).toBeVisible();
+    await page.getByTestId('webhook-url').fill('http://intranet:8080/hook');
+    await expect(page.getByText('Enter a valid URL (http or https)')).toHaveCount(0);
     await page.getByTestId('webhook-url').fill(receiver.url);
     await page.getByTestId('webhook-save').click();
     const secretText = page.getByTestId('webhook-secret');

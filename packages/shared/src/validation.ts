@@ -62,6 +62,16 @@ export function isAllowedUrl(value: string): boolean {
   }
 }
 
+/** An address a server can call: http or https, any host (a webhook on localhost or the intranet included). */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 export const FEEDBACK_FILE_TYPES: Record<string, readonly string[]> = {
   'image/png': ['png'],
   'image/jpeg': ['jpg', 'jpeg'],

@@ -1,5 +1,5 @@
 /** The account's status webhook: URL, signing secret (encrypted at rest, shown once), test event, delivery log. */
-import { isAllowedUrl } from '@herald/shared';
+import { isHttpUrl } from '@herald/shared';
 import type { Db } from '../db/database.js';
 import { AppError, assertFields } from '../http/errors.js';
 import { decryptSecret, encryptSecret } from '../lib/crypto.js';
@@ -39,7 +39,7 @@ export async function saveWebhook(
   input: { url: string; enabled: boolean; events?: 'api' | 'all' | undefined },
 ) {
   const url = input.url.trim();
-  assertFields({ url: !url ? { key: 'validation.mandatory' } : isAllowedUrl(url) ? null : { key: 'validation.invalidUrl' } });
+  assertFields({ url: !url ? { key: 'validation.mandatory' } : isHttpUrl(url) ? null : { key: 'validation.invalidUrl' } });
   const now = Date.now();
   const existing = await findWebhook(db, accountId);
   if (existing) {

@@ -60,9 +60,11 @@ describe('webhook settings', () => {
     const empty = await t.app.inject({ method: 'GET', url: '/api/data/webhooks', headers });
     expect(empty.json()).toMatchObject({ url: null, enabled: false, events: 'api' });
 
-    const invalid = await saveHook(headers, { url: 'ftp://example.com/hook', enabled: true });
-    expect(invalid.statusCode).toBe(400);
-    expect(invalid.json().fields[0]).toMatchObject({ field: 'url', key: 'validation.invalidUrl' });
+    for (const url of ['ftp://example.com/hook', 'mailto:ops@example.com']) {
+      const invalid = await saveHook(headers, { url, enabled: true });
+      expect(invalid.statusCode).toBe(400);
+      expect(invalid.json().fields[0]).toMatchObject({ field: 'url', key: 'validation.invalidUrl' });
+    }
 
     const first = await saveHook(headers, { url: receiver.url, enabled: true });
     expect(first.statusCode).toBe(200);

@@ -2,7 +2,9 @@
  * The account's status webhook: where events go, which messages they cover, the signing secret (shown
  * once), a test event, and the log of every delivery with its attempts.
  */
+
 import { SendOutlined } from '@ant-design/icons';
+import { isHttpUrl } from '@herald/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Flex, Form, Input, Popconfirm, Radio, Segmented, Space, Switch, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -158,7 +160,11 @@ export default function Webhooks() {
             extra={t('webhook.urlHelp')}
             rules={[
               { required: true, whitespace: true, message: t('errors:validation.mandatory') },
-              { type: 'url', message: t('errors:validation.invalidUrl') },
+              {
+                validator: async (_, value: string | undefined) => {
+                  if (value?.trim() && !isHttpUrl(value.trim())) throw new Error(t('errors:validation.invalidUrl'));
+                },
+              },
             ]}
           >
             <Input data-testid="webhook-url" placeholder="https://example.com/hooks/herald" maxLength={2000} autoComplete="off" />
