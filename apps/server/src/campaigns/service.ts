@@ -162,21 +162,15 @@ async function checkRoute(
   input: Pick<CampaignInput, 'channel' | 'groupId' | 'configId'>,
 ): Promise<FieldFailure | null> {
   const field = input.groupId ? 'groupId' : 'configId';
-  const chosen = input.groupId
+  const id = input.groupId || input.configId;
+  const chosen = id
     ? await db
-        .selectFrom('provider_groups')
+        .selectFrom(input.groupId ? 'provider_groups' : 'provider_configs')
         .select('category')
         .where('account_id', '=', accountId)
-        .where('id', '=', input.groupId)
+        .where('id', '=', id)
         .executeTakeFirst()
-    : input.configId
-      ? await db
-          .selectFrom('provider_configs')
-          .select('category')
-          .where('account_id', '=', accountId)
-          .where('id', '=', input.configId)
-          .executeTakeFirst()
-      : null;
+    : null;
   if (chosen === undefined) return { field, key: 'error.notFound' };
   if (chosen && chosen.category !== input.channel) return { field, key: 'campaigns.configChannel' };
   return (await hasActiveRoute(db, accountId, input)) ? null : { field, key: 'campaigns.noActiveConfig' };
