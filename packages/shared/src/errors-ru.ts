@@ -39,6 +39,7 @@ export const ERRORS_RU: Record<ErrorKey, string> = {
   'validation.invalidUrl': 'Введите корректный URL (http или https)',
   'validation.unknownCountry': 'Неизвестный код страны',
   'validation.notInList': 'Выберите одно из предложенных значений',
+  'providers.dayAboveMonth': 'Дневной лимит не может быть больше месячного.',
   'providers.unknownType': 'Неизвестный тип провайдера',
   'groups.noConfigs': 'Группу конфигураций нельзя создать без конфигураций.',
   'groups.wrongCategory': 'Все конфигурации группы должны относиться к её категории',

@@ -39,6 +39,7 @@ export const ERRORS_UK: Record<ErrorKey, string> = {
   'validation.invalidUrl': 'Введіть коректний URL (http або https)',
   'validation.unknownCountry': 'Невідомий код країни',
   'validation.notInList': 'Оберіть одне із запропонованих значень',
+  'providers.dayAboveMonth': 'Денний ліміт не може бути більшим за місячний.',
   'providers.unknownType': 'Невідомий тип провайдера',
   'groups.noConfigs': 'Групу конфігурацій не можна створити без конфігурацій.',
   'groups.wrongCategory': 'Усі конфігурації групи мають належати до її категорії',

@@ -42,6 +42,7 @@ export const ERRORS_EN = {
   'validation.invalidUrl': 'Enter a valid URL (http or https)',
   'validation.unknownCountry': 'Unknown country code',
   'validation.notInList': 'Choose one of the offered values',
+  'providers.dayAboveMonth': 'The limit per day cannot be above the limit per month.',
   'providers.unknownType': 'Unknown provider type',
   'groups.noConfigs': 'A config group cannot be created without configs.',
   'groups.wrongCategory': "Every config of a group must be of the group's category",

@@ -317,10 +317,10 @@ export async function startCampaign(
     throw invalidField('scheduledAt', { key: 'campaigns.scheduleInPast' });
   if (scheduledAt && scheduledAt > now) {
     if (!(await q.moveCampaign(deps.db, id, ['draft', 'scheduled'], 'scheduled', { scheduled_at: scheduledAt }))) {
-      throw invalidField('state', { key: 'campaigns.notEditable' });
+      throw new AppError(409, 'campaigns.notEditable');
     }
   } else if (!(await q.moveCampaign(deps.db, id, ['draft', 'scheduled'], 'sending', { scheduled_at: null, started_at: now }))) {
-    throw invalidField('state', { key: 'campaigns.notEditable' });
+    throw new AppError(409, 'campaigns.notEditable');
   } else hookEvents.emit('campaign.started', { accountId, campaignId: id, name: row.name });
   deps.notify();
   return getCampaign(deps, accountId, id, language);

@@ -80,6 +80,11 @@ function checkLimit(field: string, value: number | null | undefined): FieldFailu
   return Number.isInteger(value) && value >= 0 ? null : { field, key: 'validation.invalidValue' };
 }
 
+/** A day limit above the month's could never be reached: the month's would stop the sends first. */
+function dayAboveMonth({ limitPerDay, limitPerMonth }: Pick<ConfigInput, 'limitPerDay' | 'limitPerMonth'>): boolean {
+  return typeof limitPerDay === 'number' && typeof limitPerMonth === 'number' && limitPerDay > limitPerMonth;
+}
+
 /** Validates the whole input; nothing is written when any field fails. */
 function prepare(deps: ProvidersDeps, input: ConfigInput, existing?: q.ConfigRow) {
   const definition = findChannelDefinition(input.type);
@@ -93,6 +98,7 @@ function prepare(deps: ProvidersDeps, input: ConfigInput, existing?: q.ConfigRow
     ...checked.failures,
     ...checkFilter(filter),
     ...[checkLimit('limitPerDay', input.limitPerDay), checkLimit('limitPerMonth', input.limitPerMonth)].filter((f) => f !== null),
+    ...(dayAboveMonth(input) ? [{ field: 'limitPerDay', key: 'providers.dayAboveMonth' } as FieldFailure] : []),
   ];
   if (failures.length > 0) throw invalidFields(failures);
   const values: q.ConfigValues = {

@@ -340,6 +340,10 @@ describe('campaigns', () => {
     expect(pause.json().key).toBe('campaigns.wrongState');
     // A moment ago (a slow click) still means now.
     expect((await startCampaign(account, draft.id, { scheduledAt: Date.now() - 5000 })).json().state).toBe('sending');
+    // Started once, it cannot be started again: refused for its state, as pausing a draft is.
+    const again = await startCampaign(account, draft.id);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().key).toBe('campaigns.notEditable');
     await t.app.inject({ method: 'POST', url: `/api/data/campaigns/${draft.id}/cancel`, headers: account.headers, payload: {} });
   });
 

@@ -195,6 +195,15 @@ describe('provider configs', () => {
     expect(stringly.statusCode).toBe(400);
   });
 
+  it('refuses a day limit above the month limit, which could never be reached', async () => {
+    const res = await createSandbox(owner, { limitPerDay: 100, limitPerMonth: 50 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toEqual([
+      expect.objectContaining({ field: 'limitPerDay', message: 'The limit per day cannot be above the limit per month.' }),
+    ]);
+    expect((await createSandbox(owner, { limitPerDay: 50, limitPerMonth: 50 })).statusCode).toBe(200);
+  });
+
   it('counts configs per category', async () => {
     const user = await signUp(t.app);
     await createSandbox(user);
