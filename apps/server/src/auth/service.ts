@@ -1,4 +1,5 @@
 /** Accounts and sessions: sign-up, log-in with throttling, profile switch, password reset. */
+
 import { rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -16,6 +17,7 @@ import type { Db, Dialect } from '../db/database.js';
 import { isUniqueViolation } from '../db/database.js';
 import { AppError, assertFields, invalidField } from '../http/errors.js';
 import { generatePassword, hashPassword, newToken, verifyPassword } from '../lib/crypto.js';
+import { canonicalZone } from '../lib/time-zone.js';
 import type { SystemMailer } from '../system-mail/service.js';
 import type { AddressThrottle } from './address-throttle.js';
 import type { SessionContext } from './guard.js';
@@ -345,13 +347,4 @@ function findTimeZoneByIana(name: string): string | undefined {
     }
   }
   return zoneIdsByIana.get(name) ?? zoneIdsByIana.get(canonicalZone(name) ?? name);
-}
-
-/** ICU's name for an IANA zone: it may report a server in Kyiv as "Europe/Kiev", which the reference lists as "Europe/Kyiv". */
-function canonicalZone(name: string): string | undefined {
-  try {
-    return new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
 }

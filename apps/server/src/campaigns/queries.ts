@@ -66,7 +66,7 @@ export async function statusCounts(db: Db, campaignIds: number[]): Promise<Map<n
 export async function routeConfigs(
   db: Db,
   accountId: number,
-  campaign: { channel: string; group_id: number | null; config_id: number | null },
+  campaign: { channel: string; groupId?: number | null | undefined; configId?: number | null | undefined },
 ) {
   let query = db
     .selectFrom('provider_configs')
@@ -74,11 +74,11 @@ export async function routeConfigs(
     .where('provider_configs.account_id', '=', accountId)
     .where('provider_configs.category', '=', campaign.channel)
     .where('provider_configs.active', '=', 1);
-  if (campaign.group_id !== null) {
+  if (campaign.groupId) {
     query = query
       .innerJoin('provider_group_configs', 'provider_group_configs.config_id', 'provider_configs.id')
-      .where('provider_group_configs.group_id', '=', Number(campaign.group_id));
-  } else if (campaign.config_id !== null) query = query.where('provider_configs.id', '=', Number(campaign.config_id));
+      .where('provider_group_configs.group_id', '=', campaign.groupId);
+  } else if (campaign.configId) query = query.where('provider_configs.id', '=', campaign.configId);
   return (await query.execute()).map((row) => ({
     id: Number(row.id),
     limitPerDay: row.limit_per_day === null ? null : Number(row.limit_per_day),

@@ -143,7 +143,9 @@ async function checkFallback(
     .executeTakeFirst();
   if (!template) failures.push({ field: 'fallback.templateName', key: 'error.notFound' });
   else if (template.channel !== other) failures.push({ field: 'fallback.templateName', key: 'campaigns.fallbackChannel' });
-  if (!(await hasActiveRoute(db, accountId, { channel: other, groupId: fallback.groupId, configId: fallback.configId }))) {
+  if (
+    (await q.routeConfigs(db, accountId, { channel: other, groupId: fallback.groupId, configId: fallback.configId })).length === 0
+  ) {
     failures.push({ field: fallback.groupId ? 'fallback.groupId' : 'fallback.configId', key: 'campaigns.noActiveConfig' });
   }
   return template
@@ -173,28 +175,7 @@ async function checkRoute(
     : null;
   if (chosen === undefined) return { field, key: 'error.notFound' };
   if (chosen && chosen.category !== input.channel) return { field, key: 'campaigns.configChannel' };
-  return (await hasActiveRoute(db, accountId, input)) ? null : { field, key: 'campaigns.noActiveConfig' };
-}
-
-async function hasActiveRoute(
-  db: Db,
-  accountId: number,
-  input: Pick<CampaignInput, 'channel' | 'groupId' | 'configId'>,
-): Promise<boolean> {
-  let query = db
-    .selectFrom('provider_configs')
-    .select('provider_configs.id')
-    .where('provider_configs.account_id', '=', accountId)
-    .where('provider_configs.category', '=', input.channel)
-    .where('provider_configs.active', '=', 1);
-  if (input.groupId) {
-    query = query
-      .innerJoin('provider_group_configs', 'provider_group_configs.config_id', 'provider_configs.id')
-      .where('provider_group_configs.group_id', '=', input.groupId);
-  } else if (input.configId) {
-    query = query.where('provider_configs.id', '=', input.configId);
-  }
-  return (await query.limit(1).executeTakeFirst()) !== undefined;
+  return (await q.routeConfigs(db, accountId, input)).length > 0 ? null : { field, key: 'campaigns.noActiveConfig' };
 }
 
 export async function createCampaign(deps: CampaignsDeps, accountId: number, input: CampaignInput, language: Language) {
@@ -275,7 +256,12 @@ export async function checkCampaign(deps: CampaignsDeps, accountId: number, id: 
       smsParts = smsSegments(output.smsText).parts;
     }
   }
-  const limitHeadroom = await headroom(deps.db, await q.routeConfigs(deps.db, accountId, row));
+  const route = {
+    channel: row.channel,
+    groupId: row.group_id && Number(row.group_id),
+    configId: row.config_id && Number(row.config_id),
+  };
+  const limitHeadroom = await headroom(deps.db, await q.routeConfigs(deps.db, accountId, route));
   return { recipients, suppressed, smsParts, estimatedParts: smsParts === null ? null : smsParts * recipients, limitHeadroom };
 }
 

@@ -4,19 +4,12 @@
  * spans many countries (Helsinki, Kyiv, Riga…) and a wrong guess would turn national numbers into foreign ones.
  */
 import { COUNTRIES, findTimeZone } from '@herald/shared/reference';
+import { canonicalZone } from '../lib/time-zone.js';
 
 /** Intl Locale Info: a getter in Node 20, a method in later engines. */
 interface LocaleWithZones {
   timeZones?: string[];
   getTimeZones?: () => string[] | undefined;
-}
-
-function canonicalZone(zone: string): string | null {
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
-  } catch {
-    return null;
-  }
 }
 
 let countriesByZone: Map<string, string[]> | undefined;
