@@ -149,6 +149,76 @@ test('a campaign from the wizard to sent: empty list refused, live progress, cou
   await pickOption(page, page.getByTestId('log-status-filter'), 'Delivered');
   await expect(table.locator('tbody tr.ant-table-row')).toHaveCount(delivered);
   if (delivered > 0) await expect(table.locator('tbody tr.ant-table-row').first()).toContainText('Delivered');
+
+  // Duplicating from a campaign's own page opens the copy, a draft.
+  await page.getByTestId('campaign-log').getByTestId('campaign-duplicate').click();
+  await expect(page).toHaveURL(/\/mass-mail\/campaigns\/view\/\d+$/);
+  expect(Number(page.url().split('/').pop())).not.toBe(id);
+  await expect(page.getByTestId('campaign-name')).toHaveText('Spring sale (copy)');
+  await expect(page.getByTestId('campaign-view').getByTestId('campaign-state')).toHaveAttribute('data-state', 'draft');
+  // Not started, it has no recipients yet: the view counts its list's contacts instead of showing 0.
+  await expect(page.getByTestId('campaign-figure-listed')).toContainText('Contacts in the list');
+  await expect(page.getByTestId('campaign-figure-listed')).toContainText('3');
+});
+
+test('an SMS campaign from the wizard: parts, the estimated cost at the price per part against the balance, sent', async ({
+  page,
+  request,
+  context,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const { token } = await signedIn(request, context, baseURL!);
+  const client = apiClient(request, token);
+  const list = await client.post<{ id: number }>('/api/data/contact-lists', { name: 'Phones' });
+  for (let i = 1; i <= 3; i++) {
+    await client.post(`/api/data/contact-lists/${list.id}/contacts`, { phone: `+38050123456${i}`, name: `Client ${i}` });
+  }
+  // Cyrillic over 70 characters: two parts a message.
+  await client.post('/api/data/templates', {
+    name: 'parcel-sms',
+    channel: 'SMS',
+    smsText: 'Здравствуйте! Ваш заказ собран и ждёт вас в пункте выдачи до конца недели. Спасибо!',
+  });
+
+  // The sandbox SMS configuration gets a price per part and a balance too small for the campaign.
+  await page.goto('/configs/providers');
+  const sandbox = page.getByTestId('provider-row-Sandbox SMS');
+  await sandbox.getByTestId('provider-edit').click();
+  await page.getByTestId('provider-field-pricePerPart').fill('0.1');
+  await page.getByTestId('provider-field-balance').fill('0.5');
+  await page.getByTestId('provider-save').click();
+  // Saved, the configuration's balance is read again at once.
+  await expect(page.getByTestId('provider-form')).toBeHidden();
+  await expect(sandbox.getByTestId('provider-balance')).toHaveText('0.5 SBX');
+
+  await page.goto('/mass-mail/campaigns/create');
+  await page.getByTestId('wizard-type-sms').click();
+  await page.getByTestId('wizard-next').click();
+  await page.getByTestId('wizard-name').fill('Parcel ready');
+  await page.getByTestId('wizard-next').click();
+  await pickOption(page, page.getByTestId('wizard-list'), 'Phones');
+  await page.getByTestId('wizard-next').click();
+  await pickOption(page, page.getByTestId('wizard-template'), 'parcel-sms');
+  await page.getByTestId('wizard-next').click();
+  await expect(page.getByTestId('wizard-config')).toContainText('Sandbox SMS');
+  await page.getByTestId('wizard-next').click();
+
+  await expect(page.getByTestId('wizard-recipients')).toContainText('3');
+  await expect(page.getByTestId('wizard-sms-parts')).toContainText('2');
+  await expect(page.getByTestId('wizard-estimated-parts')).toContainText('6');
+  await expect(page.getByTestId('wizard-estimated-cost')).toContainText('0.6 SBX');
+  await expect(page.getByTestId('wizard-estimated-cost')).toContainText('At the price per part of “Sandbox SMS”');
+  await expect(page.getByTestId('wizard-balance-short')).toContainText(
+    'The balance of “Sandbox SMS” (0.5 SBX) is below the estimated cost (0.6 SBX)',
+  );
+  await page.getByTestId('wizard-send-now').click();
+  await page.getByTestId('wizard-start').click();
+  await expect(page).toHaveURL(/\/mass-mail\/campaigns\/view\/\d+$/);
+  await expect(page.getByTestId('campaign-view').getByTestId('campaign-state')).toHaveAttribute('data-state', 'sent', {
+    timeout: 15_000,
+  });
+  expect(await expectCountsAddUp(page.getByTestId('campaign-counts'))).toBe(3);
 });
 
 test('pause, resume and cancel a sending campaign; a duplicate is scheduled from the wizard', async ({

@@ -62,7 +62,10 @@ export async function statusCounts(db: Db, campaignIds: number[]): Promise<Map<n
   return counts;
 }
 
-/** The active configs a campaign's messages may go through: its config, its group's, or every one of its channel. */
+/**
+ * The active configs a campaign's messages may go through, in the engine's failover order: its config, its group's by
+ * priority, or every one of its channel, the account's default first.
+ */
 export async function routeConfigs(
   db: Db,
   accountId: number,
@@ -70,20 +73,49 @@ export async function routeConfigs(
 ) {
   let query = db
     .selectFrom('provider_configs')
-    .select(['provider_configs.id', 'provider_configs.limit_per_day', 'provider_configs.limit_per_month'])
+    .leftJoin('provider_balances', 'provider_balances.config_id', 'provider_configs.id')
+    .select([
+      'provider_configs.id',
+      'provider_configs.name',
+      'provider_configs.settings',
+      'provider_configs.limit_per_day',
+      'provider_configs.limit_per_month',
+      'provider_balances.amount as balance',
+      'provider_balances.currency',
+    ])
     .where('provider_configs.account_id', '=', accountId)
     .where('provider_configs.category', '=', campaign.channel)
     .where('provider_configs.active', '=', 1);
   if (campaign.groupId) {
     query = query
       .innerJoin('provider_group_configs', 'provider_group_configs.config_id', 'provider_configs.id')
-      .where('provider_group_configs.group_id', '=', campaign.groupId);
+      .where('provider_group_configs.group_id', '=', campaign.groupId)
+      .orderBy('provider_group_configs.priority');
   } else if (campaign.configId) query = query.where('provider_configs.id', '=', campaign.configId);
-  return (await query.execute()).map((row) => ({
+  else {
+    // Without a route the engine tries the account's default config for the channel first (engine/routing.ts).
+    query = query
+      .leftJoin('user_provider_options', (join) =>
+        join
+          .onRef('user_provider_options.config_id', '=', 'provider_configs.id')
+          .on('user_provider_options.account_id', '=', accountId),
+      )
+      .orderBy((eb) => eb.case().when('user_provider_options.config_id', 'is not', null).then(0).else(1).end());
+  }
+  return (await query.orderBy('provider_configs.id').execute()).map((row) => ({
     id: Number(row.id),
+    name: row.name,
+    pricePerPart: priceOf(row.settings),
+    balance: row.balance === null ? null : Number(row.balance),
+    currency: row.currency,
     limitPerDay: row.limit_per_day === null ? null : Number(row.limit_per_day),
     limitPerMonth: row.limit_per_month === null ? null : Number(row.limit_per_month),
   }));
+}
+
+function priceOf(settings: string): number | null {
+  const price = (JSON.parse(settings) as { pricePerPart?: unknown }).pricePerPart;
+  return typeof price === 'number' ? price : null;
 }
 
 /** Whether another campaign of the account (not `exceptId`) carries this name. */

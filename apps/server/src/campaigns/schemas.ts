@@ -76,6 +76,16 @@ export const CheckAnswer = Type.Object({
   suppressed: Type.Integer(),
   smsParts: Nullable(Type.Integer()),
   estimatedParts: Nullable(Type.Integer()),
+  /** The parts' cost at the route's first config, when it has a price per part; its last balance when one was read. */
+  estimatedCost: Nullable(
+    Type.Object({
+      configId: Type.Integer(),
+      configName: Type.String(),
+      amount: Type.Number(),
+      balance: Nullable(Type.Number()),
+      currency: Nullable(Type.String()),
+    }),
+  ),
   /** Messages the route's active configs may still send this day and month; null when one of them has no limit. */
   limitHeadroom: Nullable(Type.Integer()),
 });

@@ -228,7 +228,7 @@ export async function listCampaigns(
   };
 }
 
-/** The wizard's last step: who will receive it, who is left out, and for SMS the parts each message takes. */
+/** The wizard's last step: who will receive it, who is left out, and for SMS the parts each message takes and their cost. */
 export async function checkCampaign(deps: CampaignsDeps, accountId: number, id: number) {
   const row = await requireCampaign(deps.db, accountId, id);
   const { recipients, suppressed } = await q.countRecipients(deps.db, accountId, Number(row.list_id), row.channel);
@@ -261,8 +261,28 @@ export async function checkCampaign(deps: CampaignsDeps, accountId: number, id: 
     groupId: row.group_id && Number(row.group_id),
     configId: row.config_id && Number(row.config_id),
   };
-  const limitHeadroom = await headroom(deps.db, await q.routeConfigs(deps.db, accountId, route));
-  return { recipients, suppressed, smsParts, estimatedParts: smsParts === null ? null : smsParts * recipients, limitHeadroom };
+  const configs = await q.routeConfigs(deps.db, accountId, route);
+  const estimatedParts = smsParts === null ? null : smsParts * recipients;
+  return {
+    recipients,
+    suppressed,
+    smsParts,
+    estimatedParts,
+    estimatedCost: estimatedParts === null ? null : costAt(configs[0], estimatedParts),
+    limitHeadroom: await headroom(deps.db, configs),
+  };
+}
+
+/** The cost of the parts at the config expected to carry them (the first in failover order), beside its last balance. */
+function costAt(config: Awaited<ReturnType<typeof q.routeConfigs>>[number] | undefined, parts: number) {
+  if (!config || config.pricePerPart === null) return null;
+  return {
+    configId: config.id,
+    configName: config.name,
+    amount: Math.round(parts * config.pricePerPart * 10_000) / 10_000,
+    balance: config.balance,
+    currency: config.currency,
+  };
 }
 
 /** Sends now, or at `scheduledAt` (epoch ms; the console converts from the account's time zone). */

@@ -23,6 +23,7 @@ import {
   type ChannelDefinition,
   type ChannelSettings,
   type OutgoingSms,
+  PRICE_PER_PART_FIELD,
   type SendResult,
   VERIFY_TIMEOUT_MS,
   type VerifyResult,
@@ -191,6 +192,7 @@ export const genericHttpSmsChannel: ChannelDefinition = {
     { name: 'verifyUrl', label: 'providers.field.verifyUrl', kind: 'url' },
     { name: 'callbackStatusPath', label: 'providers.field.callbackStatusPath', kind: 'string', default: 'status' },
     { name: 'callbackIdPath', label: 'providers.field.callbackIdPath', kind: 'string', default: 'id' },
+    PRICE_PER_PART_FIELD,
   ],
   create: createGenericHttpSms,
 };

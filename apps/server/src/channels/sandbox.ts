@@ -4,14 +4,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ChannelCategory } from '@herald/shared';
-import type {
-  Channel,
-  ChannelContext,
-  ChannelDefinition,
-  ChannelField,
-  ChannelSettings,
-  OutgoingMessage,
-  SendResult,
+import {
+  type Channel,
+  type ChannelContext,
+  type ChannelDefinition,
+  type ChannelField,
+  type ChannelSettings,
+  type OutgoingMessage,
+  PRICE_PER_PART_FIELD,
+  type SendResult,
 } from './types.js';
 
 const SIMULATION_FIELDS: readonly ChannelField[] = [
@@ -103,6 +104,7 @@ export const sandboxSmsChannel: ChannelDefinition = {
   fields: [
     { name: 'sender', label: 'providers.field.sender', kind: 'string', required: true, default: 'Herald' },
     ...SIMULATION_FIELDS,
+    PRICE_PER_PART_FIELD,
   ],
   create: (settings, context) => createSandbox('SMS', settings, context),
 };

@@ -12,6 +12,7 @@ import {
   type DeliveryReport,
   type OutgoingMessage,
   type OutgoingSms,
+  PRICE_PER_PART_FIELD,
   type SendResult,
   VERIFY_TIMEOUT_MS,
   type VerifyResult,
@@ -674,6 +675,7 @@ export const smppChannel: ChannelDefinition = {
     { name: 'lifetimeMinutes', label: 'providers.field.lifetimeMinutes', kind: 'number', min: 1, max: 43_200 },
     { name: 'flash', label: 'providers.field.flash', kind: 'boolean', default: false },
     { name: 'registeredDelivery', label: 'providers.field.registeredDelivery', kind: 'boolean', default: true },
+    PRICE_PER_PART_FIELD,
   ],
   create: (settings, context) => createSmppChannel(settings, context),
 };

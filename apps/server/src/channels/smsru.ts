@@ -21,6 +21,7 @@ import {
   type ChannelDefinition,
   type ChannelSettings,
   type OutgoingSms,
+  PRICE_PER_PART_FIELD,
   type SendResult,
   VERIFY_TIMEOUT_MS,
   type VerifyResult,
@@ -144,6 +145,7 @@ export const smsRuChannel: ChannelDefinition = {
     { name: 'from', label: 'providers.field.from', kind: 'string' },
     { name: 'test', label: 'providers.field.test', kind: 'boolean', default: false },
     { name: 'baseUrl', label: 'providers.field.baseUrl', kind: 'url', default: SMSRU_DEFAULT_BASE_URL },
+    PRICE_PER_PART_FIELD,
   ],
   create: (settings) => createSmsRu(settings),
 };

@@ -21,6 +21,7 @@ import {
   type ChannelDefinition,
   type ChannelSettings,
   type OutgoingSms,
+  PRICE_PER_PART_FIELD,
   type SendResult,
   VERIFY_TIMEOUT_MS,
   type VerifyResult,
@@ -144,6 +145,7 @@ export const twilioChannel: ChannelDefinition = {
     { name: 'messagingServiceSid', label: 'providers.field.messagingServiceSid', kind: 'string' },
     { name: 'statusCallbackUrl', label: 'providers.field.statusCallbackUrl', kind: 'url' },
     { name: 'baseUrl', label: 'providers.field.baseUrl', kind: 'url', default: TWILIO_DEFAULT_BASE_URL },
+    PRICE_PER_PART_FIELD,
   ],
   create: (settings) => createTwilio(settings),
 };

@@ -119,5 +119,14 @@ export interface ChannelDefinition {
   create(settings: ChannelSettings, context: ChannelContext): Channel;
 }
 
+/** What one SMS part costs at the provider, in its balance's currency: the campaign wizard estimates a campaign's cost with it. */
+export const PRICE_PER_PART_FIELD: ChannelField = {
+  name: 'pricePerPart',
+  label: 'providers.field.pricePerPart',
+  kind: 'number',
+  min: 0,
+  max: 1000,
+};
+
 /** Verify calls give up after this long (issue: "within 5 s"). */
 export const VERIFY_TIMEOUT_MS = 5000;

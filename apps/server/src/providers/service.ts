@@ -183,7 +183,7 @@ export async function testConnection(deps: ProvidersDeps, accountId: number, inp
   }
 }
 
-/** Balances of at most the first 5 configs; each refreshed from the vendor at most once a minute. */
+/** Balances of at most the first 5 configs; each refreshed from the vendor at most once a minute, and after its config changed. */
 export async function balances(deps: ProvidersDeps, accountId: number, ids: number[]) {
   const wanted = [...new Set(ids)].slice(0, MAX_BALANCE_CONFIGS);
   const rows = (await Promise.all(wanted.map((id) => q.findConfig(deps.db, accountId, id)))).filter((row) => row !== undefined);
@@ -201,7 +201,8 @@ export async function balances(deps: ProvidersDeps, accountId: number, ids: numb
     rows.map(async (row) => {
       const id = Number(row.id);
       let entry = cached.get(id);
-      if (!entry || now - Number(entry.checked_at) >= BALANCE_FRESH_MS) {
+      // A config saved since its balance was read may point at another vendor account: that balance is stale.
+      if (!entry || now - Number(entry.checked_at) >= BALANCE_FRESH_MS || Number(entry.checked_at) < Number(row.updated_at)) {
         const channel = deps.pool.get(row);
         let amount: string | null = null;
         let currency: string | null = null;

@@ -431,6 +431,95 @@ describe('campaigns', () => {
     });
   });
 
+  it("estimates an SMS campaign's cost at the price per part of the config expected to send it, beside its balance", async () => {
+    const account = await newAccount();
+    const listId = await listWith(
+      account,
+      Array.from({ length: 3 }, (_, i) => ({ phone: `+38050${String(2000000 + i)}` })),
+    );
+    // Cyrillic text over 70 characters: two UCS-2 parts a message.
+    const templateName = await template(account, {
+      name: `cost-${account.accountId}`,
+      channel: 'SMS',
+      smsText: 'Здравствуйте! Ваш заказ собран и ждёт вас в пункте выдачи до конца недели. Спасибо!',
+    });
+    const config = async (name: string, settings: Record<string, unknown>) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/data/provider-configurations',
+        headers: account.headers,
+        payload: { name, type: 'sandbox-sms', settings: { sender: 'Shop', ...settings } },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { id: number; settings: Record<string, unknown> };
+    };
+    const cheap = await config('Cheap SMS', { pricePerPart: 0.05, balance: 0.2 });
+    const dear = await config('Dear SMS', { pricePerPart: 0.5 });
+    const unpriced = await config('Unpriced SMS', {});
+    expect(cheap.settings.pricePerPart).toBe(0.05);
+    const badPrice = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/provider-configurations',
+      headers: account.headers,
+      payload: { name: 'Bad price', type: 'sandbox-sms', settings: { sender: 'Shop', pricePerPart: -1 } },
+    });
+    expect(badPrice.statusCode).toBe(400);
+    expect(badPrice.json().fields).toEqual([expect.objectContaining({ field: 'pricePerPart' })]);
+    const group = await t.app.inject({
+      method: 'POST',
+      url: '/api/provider-configurations/groups',
+      headers: account.headers,
+      payload: {
+        name: 'Dear first',
+        category: 'SMS',
+        configs: [
+          { providerConfigId: cheap.id, priority: 2 },
+          { providerConfigId: dear.id, priority: 1 },
+        ],
+      },
+    });
+    expect(group.statusCode, group.body).toBe(200);
+    const check = async (route: Record<string, unknown>) => {
+      const campaign = await createCampaign(account, {
+        name: `Cost ${JSON.stringify(route)}`,
+        channel: 'SMS',
+        listId,
+        templateName,
+        ...route,
+      });
+      expect(campaign.statusCode, campaign.body).toBe(200);
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/data/campaigns/${campaign.json().id}/check`,
+        headers: account.headers,
+      });
+      return res.json();
+    };
+
+    // The group sends through its priority 1 config first: its price counts.
+    expect(await check({ groupId: group.json().id })).toMatchObject({
+      smsParts: 2,
+      estimatedParts: 6,
+      estimatedCost: { configId: dear.id, configName: 'Dear SMS', amount: 3, balance: null },
+    });
+    // Once read, the config's balance stands beside the cost: 0.20 does not cover 0.30.
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/data/provider-configurations/balances',
+      headers: account.headers,
+      payload: { ids: [cheap.id] },
+    });
+    expect((await check({ configId: cheap.id })).estimatedCost).toEqual({
+      configId: cheap.id,
+      configName: 'Cheap SMS',
+      amount: 0.3,
+      balance: 0.2,
+      currency: 'SBX',
+    });
+    // A config without a price gives no cost, only the parts.
+    expect(await check({ configId: unpriced.id })).toMatchObject({ estimatedParts: 6, estimatedCost: null });
+  });
+
   it('pauses, resumes and cancels; a scheduled campaign waits for its time', async () => {
     const account = await newAccount();
     const listId = await listWith(

@@ -24,7 +24,7 @@ function channel(overrides: ChannelSettings = {}) {
 describe('sms.ru channel', () => {
   it('declares its form fields', () => {
     expect(smsRuChannel).toMatchObject({ type: 'smsru', category: 'SMS' });
-    expect(smsRuChannel.fields.map((field) => field.name)).toEqual(['apiId', 'from', 'test', 'baseUrl']);
+    expect(smsRuChannel.fields.map((field) => field.name)).toEqual(['apiId', 'from', 'test', 'baseUrl', 'pricePerPart']);
     expect(smsRuChannel.fields[0]).toMatchObject({ secret: true, required: true });
   });
 

@@ -42,6 +42,7 @@ describe('twilio channel', () => {
       'messagingServiceSid',
       'statusCallbackUrl',
       'baseUrl',
+      'pricePerPart',
     ]);
     expect(twilioChannel.fields.filter((field) => field.secret).map((field) => field.name)).toEqual(['authToken', 'apiSecret']);
     for (const field of twilioChannel.fields) expect(field.label).toBe(`providers.field.${field.name}`);

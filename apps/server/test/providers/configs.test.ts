@@ -227,43 +227,46 @@ describe('provider configs', () => {
 });
 
 describe('balances', () => {
-  it('reads at most 5 balances and caches each for a minute', async () => {
+  it('reads at most 5 balances, caches each for a minute, and reads again a config saved since', async () => {
     const ids: number[] = [];
     for (let i = 0; i < 6; i++) ids.push((await createSandbox(owner, { settings: { sender: 'A', balance: 10 + i } })).json().id);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/data/provider-configurations/balances',
-      headers: as(owner),
-      payload: { ids },
-    });
-    const balances = res.json();
+    const read = async (payload: number[] | { ids: number[] }) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/data/provider-configurations/balances',
+          headers: as(owner),
+          payload,
+        })
+      ).json();
+    const balances = await read({ ids });
     expect(balances).toHaveLength(5);
     expect(balances[0]).toMatchObject({ providerConfigId: ids[0], balance: 10, currency: 'SBX', error: null });
+    // Within the minute the stored reading answers: the vendor is not asked again.
+    const cached = await read([ids[0]]);
+    expect(cached[0]).toMatchObject({ balance: 10, updatedAt: balances[0].updatedAt });
 
+    // New settings (another vendor account, say) make the stored reading stale at once.
     await t.app.inject({
       method: 'PUT',
       url: '/api/data/provider-configurations',
       headers: as(owner),
       payload: { id: ids[0], name: `Renamed ${ids[0]}`, type: 'sandbox-sms', settings: { sender: 'A', balance: 99 } },
     });
-    const cached = await t.app.inject({
-      method: 'POST',
-      url: '/api/data/provider-configurations/balances',
-      headers: as(owner),
-      payload: [ids[0]],
-    });
-    expect(cached.json()[0].balance).toBe(10);
+    expect((await read([ids[0]]))[0].balance).toBe(99);
+    await t.database.db
+      .updateTable('provider_configs')
+      .set({ settings: JSON.stringify({ sender: 'A', balance: 42 }) })
+      .where('id', '=', ids[1])
+      .execute();
     await t.database.db
       .updateTable('provider_balances')
       .set({ checked_at: Date.now() - 61_000 })
+      .where('config_id', '=', ids[1])
       .execute();
-    const fresh = await t.app.inject({
-      method: 'POST',
-      url: '/api/data/provider-configurations/balances',
-      headers: as(owner),
-      payload: [ids[0]],
-    });
-    expect(fresh.json()[0].balance).toBe(99);
+    await t.app.channels.forget(ids[1]);
+    // A minute old, it is read again.
+    expect((await read([ids[1]]))[0].balance).toBe(42);
   });
 });
 

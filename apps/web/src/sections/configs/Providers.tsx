@@ -22,6 +22,7 @@ import { ScreenHeader } from '../../ui/ScreenHeader';
 import { SearchBox } from '../../ui/SearchBox';
 import { textList } from '../../ui/textList';
 import { timeAgo } from '../../utils/date';
+import { formatMoney } from '../../utils/money';
 import {
   type Balance,
   balancesQuery,
@@ -76,11 +77,10 @@ function BalanceCell({
       </Tooltip>
     );
   }
-  const amount = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 }).format(entry.balance);
   return (
     <Flex vertical>
       <Typography.Text strong data-testid="provider-balance">
-        {amount} {entry.currency}
+        {formatMoney(entry.balance, entry.currency, i18n.language)}
       </Typography.Text>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {t('providers.balance.updated', { ago: timeAgo(entry.updatedAt, now) })}

@@ -52,9 +52,11 @@ interface CampaignActionsProps {
   /** Actions this screen leaves out (a view does not link to itself). */
   hide?: readonly Action[];
   onDeleted?: () => void;
+  /** A campaign's own page opens the copy it made; the list shows it in place. */
+  openCopy?: boolean;
 }
 
-export function CampaignActions({ campaign, variant, hide = [], onDeleted }: CampaignActionsProps) {
+export function CampaignActions({ campaign, variant, hide = [], onDeleted, openCopy = false }: CampaignActionsProps) {
   const { t } = useTranslation('campaigns');
   const { message } = App.useApp();
   const navigate = useNavigate();
@@ -89,15 +91,20 @@ export function CampaignActions({ campaign, variant, hide = [], onDeleted }: Cam
       },
     );
 
-  const duplicate = () =>
-    run(
+  const duplicate = () => {
+    let copy: Campaign | undefined;
+    return run(
       'duplicate',
-      () => campaignsApi.act(campaign.id, 'duplicate'),
+      async () => {
+        copy = await campaignsApi.act(campaign.id, 'duplicate');
+      },
       () => {
         message.success(t('actions.duplicateDone', { name: campaign.name }));
         void queryClient.invalidateQueries({ queryKey: LISTS_KEY });
+        if (openCopy && copy) navigate(`/mass-mail/campaigns/view/${copy.id}`);
       },
     );
+  };
 
   const remove = () =>
     run(

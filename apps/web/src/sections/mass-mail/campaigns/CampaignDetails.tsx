@@ -134,6 +134,7 @@ export default function CampaignDetails() {
   const campaign = useQuery(campaignQuery(id));
   useCampaignProgress();
   usePageTitle(campaign.data?.name);
+  const lists = useQuery(contactListsQuery);
   const number = new Intl.NumberFormat(i18n.language);
 
   if (campaign.isError || !Number.isInteger(id)) {
@@ -156,6 +157,12 @@ export default function CampaignDetails() {
   }
   const data = campaign.data;
   const progress = progressOf(data);
+  // Recipients are counted when the campaign starts; until then the list's contacts of its channel stand in.
+  const list = lists.data?.items.find((entry) => entry.id === data.listId);
+  const notStarted = (data.state === 'draft' || data.state === 'scheduled') && data.total === 0;
+  const recipients: readonly ['recipients' | 'listed', number | undefined] = notStarted
+    ? ['listed', list && (data.channel === 'EMAIL' ? list.counts.withEmail : list.counts.withPhone)]
+    : ['recipients', data.total];
 
   return (
     <Flex vertical gap={16} data-testid="campaign-view">
@@ -172,7 +179,13 @@ export default function CampaignDetails() {
               <StateTag state={data.state} />
             </Flex>
           </Flex>
-          <CampaignActions campaign={data} variant="buttons" hide={['view']} onDeleted={() => navigate('/mass-mail/campaigns')} />
+          <CampaignActions
+            campaign={data}
+            variant="buttons"
+            openCopy
+            hide={['view']}
+            onDeleted={() => navigate('/mass-mail/campaigns')}
+          />
         </Flex>
         {data.detail && (
           <Alert style={{ marginTop: 16 }} type={data.state === 'failed' ? 'error' : 'info'} showIcon title={data.detail} />
@@ -194,14 +207,18 @@ export default function CampaignDetails() {
         <Row gutter={[16, 16]} style={{ marginTop: 20 }}>
           {(
             [
-              ['recipients', data.total],
+              recipients,
               ['settled', progress.settled],
               ['delivered', progress.segments.delivered],
               ['failed', progress.segments.failed],
             ] as const
           ).map(([key, value]) => (
             <Col key={key} xs={12} md={6}>
-              <Statistic title={t(`view.figures.${key}`)} value={number.format(value)} />
+              <Statistic
+                title={t(`view.figures.${key}`)}
+                value={value === undefined ? '—' : number.format(value)}
+                data-testid={`campaign-figure-${key}`}
+              />
             </Col>
           ))}
         </Row>

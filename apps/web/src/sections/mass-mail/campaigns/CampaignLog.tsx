@@ -113,7 +113,9 @@ export default function CampaignLog() {
           </Flex>
           <Typography.Text type="secondary">{t('log.subtitle')}</Typography.Text>
         </Flex>
-        {campaign.data && <CampaignActions campaign={campaign.data} variant="buttons" hide={['log', 'edit', 'delete']} />}
+        {campaign.data && (
+          <CampaignActions campaign={campaign.data} variant="buttons" openCopy hide={['log', 'edit', 'delete']} />
+        )}
       </Flex>
       <Flex justify="space-between" align="center" gap={12} wrap style={{ marginBottom: 16 }}>
         <Space wrap>

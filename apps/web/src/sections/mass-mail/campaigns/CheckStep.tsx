@@ -24,6 +24,7 @@ import type { Dayjs } from 'dayjs';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../session/useSession';
+import { formatMoney } from '../../../utils/money';
 import type { TestSendResult } from '../../templates/api';
 import { campaignsApi, checkQuery } from './api';
 import { activeMembers, useRouteLookups } from './WizardFields';
@@ -155,6 +156,8 @@ export function CheckStep({ campaignId, ...test }: CheckStepProps) {
   const { groups } = useRouteLookups(test.channel);
   const number = new Intl.NumberFormat(i18n.language);
   const group = groups.find((entry) => entry.id === test.groupId);
+  const cost = check.data?.estimatedCost ?? null;
+  const figureSpan = test.channel === 'SMS' ? 8 : 12;
 
   return (
     <Flex vertical gap={24}>
@@ -163,7 +166,7 @@ export function CheckStep({ campaignId, ...test }: CheckStepProps) {
       ) : check.data ? (
         <>
           <Row gutter={[16, 16]}>
-            <Col xs={24} sm={12} lg={test.channel === 'SMS' ? 6 : 12}>
+            <Col xs={24} sm={12} lg={figureSpan}>
               <Figure
                 testId="wizard-recipients"
                 title={t('wizard.check.recipients')}
@@ -171,7 +174,7 @@ export function CheckStep({ campaignId, ...test }: CheckStepProps) {
                 hint={t('wizard.check.recipientsHint')}
               />
             </Col>
-            <Col xs={24} sm={12} lg={test.channel === 'SMS' ? 6 : 12}>
+            <Col xs={24} sm={12} lg={figureSpan}>
               <Figure
                 testId="wizard-suppressed"
                 title={t('wizard.check.suppressed')}
@@ -181,7 +184,7 @@ export function CheckStep({ campaignId, ...test }: CheckStepProps) {
             </Col>
             {test.channel === 'SMS' && (
               <>
-                <Col xs={24} sm={12} lg={6}>
+                <Col xs={24} sm={12} lg={8}>
                   <Figure
                     testId="wizard-sms-parts"
                     title={t('wizard.check.smsParts')}
@@ -189,17 +192,39 @@ export function CheckStep({ campaignId, ...test }: CheckStepProps) {
                     hint={t('wizard.check.smsPartsHint')}
                   />
                 </Col>
-                <Col xs={24} sm={12} lg={6}>
+                <Col xs={24} sm={12} lg={8}>
                   <Figure
                     testId="wizard-estimated-parts"
-                    title={t('wizard.check.estimated')}
+                    title={t('wizard.check.totalParts')}
                     value={check.data.estimatedParts === null ? '—' : number.format(check.data.estimatedParts)}
-                    hint={t('wizard.check.estimatedHint')}
+                    hint={t('wizard.check.totalPartsHint')}
+                  />
+                </Col>
+                <Col xs={24} sm={12} lg={8}>
+                  <Figure
+                    testId="wizard-estimated-cost"
+                    title={t('wizard.check.estimated')}
+                    value={cost ? formatMoney(cost.amount, cost.currency, i18n.language) : '—'}
+                    hint={
+                      cost ? t('wizard.check.estimatedHint', { config: cost.configName }) : t('wizard.check.estimatedUnpriced')
+                    }
                   />
                 </Col>
               </>
             )}
           </Row>
+          {cost && cost.balance !== null && cost.balance < cost.amount && (
+            <Alert
+              type="warning"
+              showIcon
+              data-testid="wizard-balance-short"
+              title={t('wizard.check.balanceShort', {
+                config: cost.configName,
+                balance: formatMoney(cost.balance, cost.currency, i18n.language),
+                cost: formatMoney(cost.amount, cost.currency, i18n.language),
+              })}
+            />
+          )}
           {check.data.recipients === 0 && <Alert type="error" showIcon title={t('errors:campaigns.emptyList')} />}
           {check.data.limitHeadroom !== null && check.data.recipients > check.data.limitHeadroom && (
             <Alert

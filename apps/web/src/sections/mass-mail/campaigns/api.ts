@@ -59,6 +59,14 @@ export interface CampaignCheck {
   suppressed: number;
   smsParts: number | null;
   estimatedParts: number | null;
+  /** The parts' cost at the route's first config, when it has a price per part, beside its last balance. */
+  estimatedCost: {
+    configId: number;
+    configName: string;
+    amount: number;
+    balance: number | null;
+    currency: string | null;
+  } | null;
   /** Messages the route's configs may still send this day and month; null when one of them has no limit. */
   limitHeadroom: number | null;
 }
