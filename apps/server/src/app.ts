@@ -76,6 +76,11 @@ export interface AppOptions {
   runWorkers?: boolean;
   /** SQLite only: the sending loop runs in this many worker threads of this process, each with its own connection. */
   engineThreads?: { count: number; sqliteFile: string };
+  /**
+   * SQLite only: hand back every lease at start, as after a crash. Only the data directory's owner may (lib/data-dir-lock.ts);
+   * another process sharing the file waits for leases to run out.
+   */
+  recoverLeases?: boolean;
 }
 
 export async function buildApp({
@@ -85,6 +90,7 @@ export async function buildApp({
   serveConsole = false,
   runWorkers = false,
   engineThreads,
+  recoverLeases = true,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
@@ -155,7 +161,7 @@ export async function buildApp({
     pool,
     content: new ApiTemplateContent(db, new CampaignContent(db, tracking)),
     owner: `${hostname()}:${process.pid}`,
-    recoverLeasesOnStart: database.dialect === 'sqlite',
+    recoverLeasesOnStart: recoverLeases && database.dialect === 'sqlite',
     leaseMs: config.leaseMs ?? DISPATCH_LEASE_MS,
     ...(scale ? { concurrency: 0, throttle: (route, count) => scale.throttle(route, count) } : {}),
     ...(threaded

@@ -8,6 +8,7 @@ import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { engineThreadCount } from './engine/threads.js';
+import { lockDataDir } from './lib/data-dir-lock.js';
 import { seedSandboxProviders } from './providers/service.js';
 
 const ROLES = ['serve', 'api', 'worker'] as const;
@@ -21,6 +22,12 @@ async function main(): Promise<void> {
   }
   const config = loadConfig();
   const sqliteFile = path.join(config.dataDir, 'herald.db');
+  // On SQLite one process owns the data directory; a second `serve` would hand back the live one's leases.
+  const lock = config.databaseUrl ? undefined : lockDataDir(config.dataDir);
+  if (lock === null && role === 'serve') {
+    console.error(`Another Herald is already running on ${config.dataDir}: stop it first, or give this one another DATA_DIR.`);
+    process.exit(1);
+  }
   const database = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile });
   await migrateToLatest(database);
 
@@ -34,6 +41,7 @@ async function main(): Promise<void> {
     ...(role === 'serve' && database.dialect === 'sqlite'
       ? { engineThreads: { count: config.engineThreads ?? engineThreadCount(), sqliteFile } }
       : {}),
+    recoverLeases: lock !== null,
   });
 
   const admin = await createFirstAdmin(database.db);

@@ -54,6 +54,8 @@ export const ERRORS_EN = {
   'campaigns.configChannel': 'This provider config or group sends the other channel.',
   'campaigns.scheduleInPast': 'Choose a time in the future.',
   'campaigns.fallbackChannel': 'The fallback template must be of the other channel than the campaign.',
+  'campaigns.noneSent':
+    'No message reached a provider: {failed} failed, {filtered} were filtered out. See why in the campaign log, fix the provider configurations, then duplicate the campaign.',
   'campaigns.autoPaused':
     'Paused automatically: {failed} of the last {settled} messages failed. Check the provider configurations, then resume the campaign.',
   'reset.invalidToken': 'This password reset link is invalid or has expired.',

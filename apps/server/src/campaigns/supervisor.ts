@@ -118,7 +118,7 @@ export class CampaignSupervisor {
       .execute();
     for (const campaign of sending) {
       if (!(await q.hasPendingMessages(db, Number(campaign.id)))) {
-        if (await q.moveCampaign(db, Number(campaign.id), ['sending'], 'sent', { finished_at: Date.now() })) {
+        if (await q.moveCampaign(db, Number(campaign.id), ['sending'], ...(await this.outcome(Number(campaign.id))))) {
           hookEvents.emit('campaign.finished', {
             accountId: Number(campaign.account_id),
             campaignId: Number(campaign.id),
@@ -136,6 +136,17 @@ export class CampaignSupervisor {
   }
 
   /** Compares each sending campaign's settled counts with the start of its window (read from the hourly rollup). */
+  /** A finished campaign is sent, or failed when none of its messages reached a provider (all failed or filtered). */
+  private async outcome(id: number): Promise<['sent' | 'failed', Parameters<typeof q.moveCampaign>[4]]> {
+    const counts = (await q.statusCounts(this.options.db, [id])).get(id) ?? {};
+    const finished = { finished_at: Date.now() };
+    if (SETTLED_OK.some((status) => (counts[status] ?? 0) > 0)) return ['sent', finished];
+    const failed = counts.failed ?? 0;
+    const filtered = counts.filtered ?? 0;
+    if (failed + filtered === 0) return ['sent', finished];
+    return ['failed', { ...finished, detail: 'campaigns.noneSent', detail_params: JSON.stringify({ failed, filtered }) }];
+  }
+
   private async pauseFailingCampaigns(): Promise<void> {
     const { db } = this.options;
     const live = await db

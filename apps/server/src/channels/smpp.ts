@@ -29,6 +29,8 @@ const BIND_WAIT_MS = VERIFY_TIMEOUT_MS;
 const MAX_PART_IDS = 100_000;
 /** ESME_RMSGQFUL and ESME_RTHROTTLED: the SMSC is busy, the same message can succeed later. */
 const TRANSIENT_STATUSES = new Set([0x14, 0x58]);
+/** ESME_RINVDSTADR, ESME_RINVDSTTON, ESME_RINVDSTNPI: the number is at fault, and another SMSC would refuse it too. */
+const RECIPIENT_STATUSES = new Set([0x0b, 0x50, 0x51]);
 /** Submitted parts kept at the head of the queue before it is compacted. */
 const QUEUE_COMPACT_AT = 1024;
 const ESM_CLASS_UDHI = 0x40;
@@ -188,7 +190,7 @@ interface PendingMessage {
   parts: number;
   accepted: number;
   remaining: number;
-  failure?: { error: string; transient: boolean };
+  failure?: { error: string; transient: boolean; recipientFault?: boolean };
   resolve(result: SendResult): void;
 }
 
@@ -517,6 +519,7 @@ class SmppChannel implements Channel {
         this.settle(part, undefined, {
           error: `${response.command} ${describeStatus(status)}`,
           transient: TRANSIENT_STATUSES.has(status),
+          recipientFault: RECIPIENT_STATUSES.has(status),
         });
       this.pump();
     });

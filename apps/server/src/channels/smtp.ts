@@ -28,6 +28,11 @@ export type SmtpSecurity = (typeof SMTP_SECURITY_MODES)[number];
 
 /** nodemailer waits 2 minutes by default; a server that takes this long to answer is down for our purposes. */
 const CONNECTION_TIMEOUT_MS = 30_000;
+/**
+ * A server silent this long in a session (after DATA, say) fails the send as temporary, so the engine retries it or
+ * fails over; nodemailer's 10 minutes held a campaign's messages at a hung relay that long.
+ */
+const SOCKET_TIMEOUT_MS = 60_000;
 
 /** Errors that say the provider or the way to it failed, not the message: worth retrying, here or elsewhere. */
 const PROVIDER_ERROR_CODES = new Set([
@@ -127,6 +132,7 @@ export function smtpPoolOptions(settings: SmtpSettings): SMTPPoolOptions & { poo
     ...(settings.messagesPerSecond ? { rateLimit: settings.messagesPerSecond, rateDelta: 1000 } : {}),
     dkim: settings.dkim,
     connectionTimeout: CONNECTION_TIMEOUT_MS,
+    socketTimeout: SOCKET_TIMEOUT_MS,
   };
 }
 
@@ -239,6 +245,7 @@ function createSmtpChannel(rawSettings: ChannelSettings): Channel {
             ignoreTLS: poolOptions.ignoreTLS,
             tls: poolOptions.tls,
             connectionTimeout: CONNECTION_TIMEOUT_MS,
+            socketTimeout: SOCKET_TIMEOUT_MS,
           },
           auth: poolOptions.auth ? { user: settings.login, pass: settings.password ?? '' } : undefined,
           maxConnections: settings.maxConnections,

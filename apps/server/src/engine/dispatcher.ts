@@ -316,7 +316,7 @@ export class Dispatcher {
     undeliverable.push(...refused);
     const transitions: Transition[] = [];
     for (const item of exhausted) {
-      const settled = this.settleExhausted(item, now);
+      const settled = this.settleExhausted(item, Math.max(now, Date.now()));
       (settled.to === 'failed' ? undeliverable : transitions).push(settled);
     }
     transitions.push(...(await this.fallBack(undeliverable, book, now)));
@@ -352,7 +352,7 @@ export class Dispatcher {
       await Promise.all(
         [...byConfig.entries()].map(async ([configId, items]) => {
           const config = items[0]!.candidates[items[0]!.cursor]!;
-          if (!this.health.allows(configId, now)) {
+          if (!this.health.allows(configId, Math.max(now, Date.now()))) {
             items.forEach(advance);
             return;
           }
@@ -422,9 +422,16 @@ export class Dispatcher {
                   item.content = null;
                   continue;
                 }
+                // A batch can outlast minutes at a slow provider: breakers and backoffs count from the failure itself.
+                if (!result.recipientFault) this.health.failed(configId, Math.max(now, Date.now()));
                 if (result.transient) {
-                  if (!result.recipientFault) this.health.failed(configId, now);
                   item.transientError = { error: result.error ?? 'temporary failure', configId };
+                  advance(item);
+                  continue;
+                }
+                // A config refusing what is not the recipient's fault (its sender, its credentials) may be alone in
+                // it: the next config is tried, and with none left a temporary failure seen on the way is retried.
+                if (!result.recipientFault && (item.cursor + 1 < item.candidates.length || item.transientError !== null)) {
                   advance(item);
                   continue;
                 }
@@ -587,7 +594,7 @@ export class Dispatcher {
     const { exhausted, refused } = await this.route(pending, now, now);
     written.push(...refused);
     for (const item of exhausted) {
-      const settled = this.settleExhausted(item, now);
+      const settled = this.settleExhausted(item, Math.max(now, Date.now()));
       written.push(settled.to === 'failed' ? this.fallbackFailed(item.fallback!, settled.detail ?? 'failed') : settled);
     }
     return written;

@@ -1,4 +1,4 @@
-/** A circuit breaker per config: after consecutive transient failures the config is skipped for a while. */
+/** A circuit breaker per config: after consecutive failures that are not the recipient's fault, the config is skipped for a while. */
 import { hookEvents } from '../hooks/events.js';
 
 export const FAILURES_TO_OPEN = 5;

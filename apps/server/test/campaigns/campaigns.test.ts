@@ -520,6 +520,35 @@ describe('campaigns', () => {
     expect(await check({ configId: unpriced.id })).toMatchObject({ estimatedParts: 6, estimatedCost: null });
   });
 
+  it('ends failed, saying why, when none of its messages reached a provider', async () => {
+    const account = await newAccount();
+    const listId = await listWith(
+      account,
+      Array.from({ length: 3 }, (_, i) => ({ phone: `+38050${String(3000000 + i)}` })),
+    );
+    const templateName = await template(account, { name: `none-${account.accountId}`, channel: 'SMS', smsText: 'Hello' });
+    // Its only configuration serves the United States: the Ukrainian numbers are filtered out.
+    const config = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/provider-configurations',
+      headers: account.headers,
+      payload: { name: 'US only', type: 'sandbox-sms', settings: { sender: 'Shop' }, filter: [{ kind: 'country', value: 'US' }] },
+    });
+    const campaign = (
+      await createCampaign(account, { name: 'Nobody served', channel: 'SMS', listId, templateName, configId: config.json().id })
+    ).json();
+    await startCampaign(account, campaign.id);
+    await runToEnd(campaignDispatcher(), campaign.id);
+    const ended = (
+      await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${campaign.id}`, headers: account.headers })
+    ).json();
+    expect(ended).toMatchObject({ state: 'failed', counts: { filtered: 3 } });
+    expect(ended.detail).toBe(
+      'No message reached a provider: 0 failed, 3 were filtered out. See why in the campaign log, fix the provider configurations, then duplicate the campaign.',
+    );
+    expect(ended.finishedAt).toEqual(expect.any(Number));
+  });
+
   it('pauses, resumes and cancels; a scheduled campaign waits for its time', async () => {
     const account = await newAccount();
     const listId = await listWith(

@@ -132,7 +132,7 @@ describe('submit_sm', () => {
     expect(texts.join('')).toBe(CYRILLIC_300);
   });
 
-  it('reports refusals, with throttling and a full queue as transient', async () => {
+  it("reports refusals, with throttling and a full queue as transient and a bad number as the recipient's fault", async () => {
     const statuses: Record<string, number> = { '380500000058': 0x58, '380500000014': 0x14, '380500000011': 0x0b };
     const smscServer = await smsc({ submitStatus: (pdu) => statuses[String(pdu.destination_addr)] ?? 0 });
     const results = await open(smscServer).send([
@@ -142,9 +142,23 @@ describe('submit_sm', () => {
       sms(4, 'd'),
     ]);
     expect(results).toEqual([
-      { id: 1, accepted: false, parts: 0, error: 'submit_sm_resp ESME_RTHROTTLED (0x58)', transient: true },
-      { id: 2, accepted: false, parts: 0, error: 'submit_sm_resp ESME_RMSGQFUL (0x14)', transient: true },
-      { id: 3, accepted: false, parts: 0, error: 'submit_sm_resp ESME_RINVDSTADR (0x0B)', transient: false },
+      {
+        id: 1,
+        accepted: false,
+        parts: 0,
+        error: 'submit_sm_resp ESME_RTHROTTLED (0x58)',
+        transient: true,
+        recipientFault: false,
+      },
+      { id: 2, accepted: false, parts: 0, error: 'submit_sm_resp ESME_RMSGQFUL (0x14)', transient: true, recipientFault: false },
+      {
+        id: 3,
+        accepted: false,
+        parts: 0,
+        error: 'submit_sm_resp ESME_RINVDSTADR (0x0B)',
+        transient: false,
+        recipientFault: true,
+      },
       { id: 4, accepted: true, providerMessageId: expect.any(String), parts: 1 },
     ]);
   });

@@ -24,7 +24,7 @@ let dataDir: string;
 let sink: SmtpSink;
 let server: ChildProcess | undefined;
 
-function startServer(): ChildProcess {
+function startServer(port = PORT, stderr: 'inherit' | 'pipe' = 'inherit'): ChildProcess {
   return spawn(
     process.execPath,
     ['--conditions=source', '--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts'), 'serve'],
@@ -32,14 +32,14 @@ function startServer(): ChildProcess {
       cwd: repoRoot,
       env: {
         ...process.env,
-        PORT: String(PORT),
+        PORT: String(port),
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         HERALD_SEED: '0',
         LOG_LEVEL: 'warn',
         DATABASE_URL: '',
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'ignore', stderr],
     },
   );
 }
@@ -149,5 +149,22 @@ describe.skipIf(TEST_DB !== 'sqlite')('SIGKILL mid-campaign', () => {
     expect(statuses.map((row) => [row.status, Number(row.n)])).toEqual([['sent', TOTAL]]);
     // At most the chunks in flight at the kill can be sent again: one dispatcher's window per engine thread.
     expect(duplicates).toBeLessThanOrEqual(engineThreadCount() * IN_FLIGHT_WINDOW);
+  });
+
+  it("refuses a second herald serve on the same data directory, which would take the running one's messages", async () => {
+    // The restarted server of the test above still runs (the kill -9 gave its lock back); alone, this test starts one.
+    if (!(await healthy())) {
+      server = startServer();
+      await waitFor(healthy, 30_000, 'the first start');
+    }
+    const second = startServer(PORT + 20, 'pipe');
+    let stderr = '';
+    second.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const [code] = (await new Promise((resolve) => second.once('exit', (...args) => resolve(args)))) as [number | null];
+    expect(code).toBe(1);
+    expect(stderr).toContain(`Another Herald is already running on ${dataDir}`);
+    expect(await healthy()).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContentResolver, payloadContent } from '../../src/engine/content.js';
+import { retryDelay } from '../../src/engine/dispatcher.js';
 import { FAILURES_TO_OPEN, OPEN_FOR_MS } from '../../src/engine/health.js';
 import { reclaimHolds } from '../../src/engine/limits.js';
 import { canMove } from '../../src/messages/status.js';
@@ -134,6 +135,93 @@ describe('dispatch', () => {
     const used = await t.database.db.selectFrom('messages').select('config_id').where('account_id', '=', accountId).execute();
     expect(used.every((row) => Number(row.config_id) === live)).toBe(true);
     expect(sink.messages.length - before).toBe(3);
+  });
+
+  it('fails over when a config refuses the sender for good and opens its breaker; a recipient refused for good stays failed', async () => {
+    const refusing = await startSmtpSink({
+      rejectSender: () => ({ code: 550, text: '5.7.1 Sender not allowed' }),
+    });
+    const strict = await startSmtpSink({
+      rejectRecipient: (address) => (address.startsWith('gone') ? { code: 550, text: '5.1.1 No such user' } : undefined),
+    });
+    try {
+      const { token, accountId } = await newAccount();
+      const group = async (name: string, first: number) =>
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/provider-configurations/groups',
+            headers: { 'x-token': token },
+            payload: {
+              name,
+              category: 'EMAIL',
+              configs: [
+                { providerConfigId: first, priority: 1 },
+                {
+                  providerConfigId: await createConfig(token, {
+                    name: `${name} backup`,
+                    type: 'smtp',
+                    settings: smtpTo(sink.port),
+                  }),
+                  priority: 2,
+                },
+              ],
+            },
+          })
+        ).json().id as number;
+      const refusingId = await createConfig(token, { name: 'Refusing SMTP', type: 'smtp', settings: smtpTo(refusing.port) });
+      const before = sink.messages.length;
+      const dispatcher = dispatcherFor(t);
+      const sent = addresses('moved', FAILURES_TO_OPEN + 1);
+      await insert(t, emails(accountId, sent, { routeGroupId: await group('Sender refused', refusingId) }));
+      await drain(dispatcher);
+      expect(await statusCounts(t, accountId)).toEqual({ sent: FAILURES_TO_OPEN + 1 });
+      expect(
+        sink.messages
+          .slice(before)
+          .map((message) => message.rcptTo[0]!.address)
+          .sort(),
+      ).toEqual([...sent].sort());
+      // Its refusals count against it like failures to connect: it is skipped for a while.
+      expect(dispatcher.health.allows(refusingId)).toBe(false);
+
+      const strictId = await createConfig(token, { name: 'Strict SMTP', type: 'smtp', settings: smtpTo(strict.port) });
+      const [gone] = await insert(
+        t,
+        emails(accountId, ['gone@example.com'], { routeGroupId: await group('Recipient refused', strictId) }),
+      );
+      await drain(dispatcher);
+      const row = await t.database.db.selectFrom('messages').selectAll().where('id', '=', gone!).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ status: 'failed', config_id: strictId });
+      expect(row.detail).toMatch(/No such user/);
+      expect(sink.messages.slice(before)).toHaveLength(FAILURES_TO_OPEN + 1);
+      expect(dispatcher.health.allows(strictId)).toBe(true);
+    } finally {
+      await refusing.close();
+      await strict.close();
+    }
+  });
+
+  it("counts a retry's backoff from the failure, not from the start of a batch that took long", async () => {
+    // A relay that takes two seconds to turn each recipient away for now.
+    const slow = await startSmtpSink({
+      rejectRecipient: () =>
+        new Promise((resolve) => setTimeout(() => resolve({ code: 451, text: '4.3.0 Try again later' }), 2000)),
+    });
+    try {
+      const { token, accountId } = await newAccount();
+      const config = await createConfig(token, { name: 'Slow to refuse', type: 'smtp', settings: smtpTo(slow.port) });
+      const campaignId = await emailCampaign(t, accountId, 'sending');
+      const [id] = await insert(t, emails(accountId, ['late@example.com'], { campaignId, lane: 1, routeConfigId: config }));
+      const started = Date.now();
+      await dispatcherFor(t).runOnce();
+      const row = await t.database.db.selectFrom('messages').selectAll().where('id', '=', id!).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ status: 'resending', attempts: 1 });
+      expect(Number(row.next_attempt_at)).toBeGreaterThanOrEqual(started + 1900 + retryDelay(1));
+      await setCampaignState(campaignId, 'cancelled');
+    } finally {
+      await slow.close();
+    }
   });
 
   it('retries a transient failure later, then gives up after the last attempt', async () => {

@@ -34,8 +34,10 @@ export interface SmtpSinkOptions {
   secure?: boolean;
   /** Certificate for implicit TLS or, when secure is not set, for STARTTLS; without it STARTTLS is not offered. */
   tls?: TlsKeyPair;
-  /** The reply refusing a recipient at RCPT TO, or undefined to accept it. */
-  rejectRecipient?: (address: string) => SinkReply | undefined;
+  /** The reply refusing a sender at MAIL FROM, or undefined to accept it. */
+  rejectSender?: (address: string) => SinkReply | undefined;
+  /** The reply refusing a recipient at RCPT TO, or undefined to accept it; a promise keeps the client waiting. */
+  rejectRecipient?: (address: string) => SinkReply | undefined | Promise<SinkReply | undefined>;
   onMessage?: (message: SinkMessage) => void;
   /** How long the sink takes to answer each message it received (a slow relay), or a function saying so per message. */
   replyDelayMs?: number | (() => number);
@@ -84,9 +86,14 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       }
       callback(null, { message: 'Authentication failed', responseCode: 535 });
     },
-    onRcptTo(address, _session, callback) {
-      const reply = options.rejectRecipient?.(address.address);
+    onMailFrom(address, _session, callback) {
+      const reply = options.rejectSender?.(address.address);
       callback(reply ? replyError(reply) : null);
+    },
+    onRcptTo(address, _session, callback) {
+      void Promise.resolve(options.rejectRecipient?.(address.address)).then((reply) =>
+        callback(reply ? replyError(reply) : null),
+      );
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
