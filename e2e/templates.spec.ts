@@ -229,6 +229,11 @@ test('templates: SMS segment counter, categories and the current category', asyn
   await sms.fill(`Hi {{ contact.name }}, ${'b'.repeat(150)}`);
   await expect(page.getByTestId('preview-sms')).toContainText('Hi Alex Sample,');
   await expect(page.getByTestId('preview-sms-parts')).toHaveAttribute('data-parts', '2');
+  // The unsubscribe link is offered beside the variables; a preview has nobody to unsubscribe, so it goes nowhere.
+  await page.getByTestId('insert-variable').click();
+  await page.getByRole('menuitem').filter({ hasText: 'unsubscribe_url' }).click();
+  await expect(sms).toHaveValue(/\{\{ unsubscribe_url \}\}/);
+  await expect(page.getByTestId('preview-sms')).toContainText('#unsubscribe');
   await page.getByTestId('template-save').click();
   await expect(page).toHaveURL(/\/templates\/list$/);
   const row = page.getByTestId('template-row-sms-code');

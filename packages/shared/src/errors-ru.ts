@@ -34,6 +34,11 @@ export const ERRORS_RU: Record<ErrorKey, string> = {
   'validation.unknownAvatar': 'Неизвестный аватар',
   'validation.invalidTemplateName': 'Допустимы только латинские буквы, цифры, дефисы, скобки и подчёркивания',
   'validation.invalidOperatorCodes': 'Коды операторов могут содержать только цифры, пробелы и запятые',
+  'providers.lastInGroup':
+    'Это единственная конфигурация группы {groups}: сначала добавьте в группу другую конфигурацию или удалите группу.',
+  'providers.filterSmsOnly':
+    'Фильтры получателей есть только у SMS-конфигураций: страна и оператор определяются по номеру телефона.',
+  'validation.samePassword': 'Новый пароль должен отличаться от текущего.',
   'validation.tooManyFilters': 'Допускается не более {n} фильтров',
   'validation.outOfRange': 'Значение должно быть от {min} до {max}',
   'validation.invalidUrl': 'Введите корректный URL (http или https)',

@@ -37,6 +37,11 @@ export const ERRORS_EN = {
   'validation.unknownAvatar': 'Unknown avatar',
   'validation.invalidTemplateName': 'Use Latin characters, digits, dashes, parentheses and underscores only',
   'validation.invalidOperatorCodes': 'Operator codes may contain digits, spaces and commas only',
+  'providers.lastInGroup':
+    'This configuration is the only one of the group {groups}: add another configuration to the group or delete the group first.',
+  'providers.filterSmsOnly':
+    'Recipient filters apply to SMS configurations only: countries and operators come from phone numbers.',
+  'validation.samePassword': 'The new password must differ from the current one.',
   'validation.tooManyFilters': 'At most {n} filter items are allowed',
   'validation.outOfRange': 'Must be between {min} and {max}',
   'validation.invalidUrl': 'Enter a valid URL (http or https)',

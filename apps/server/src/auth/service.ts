@@ -156,7 +156,9 @@ export async function changePassword(
         ? null
         : { key: 'validation.wrongPassword' }
       : { key: 'validation.passwordMissing' },
-    newPassword: checkPassword(input.newPassword),
+    newPassword:
+      checkPassword(input.newPassword) ??
+      (oldValid && input.newPassword === input.oldPassword ? { key: 'validation.samePassword' } : null),
     confirmPassword:
       input.confirmPassword === undefined ? null : checkPasswordConfirmation(input.newPassword, input.confirmPassword),
   });

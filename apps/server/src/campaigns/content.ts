@@ -158,7 +158,11 @@ export class CampaignContent implements ContentResolver {
       timeZone: contact.time_zone,
       attributes: contact.attributes ? (JSON.parse(contact.attributes) as Record<string, unknown>) : {},
     };
-    const output = this.compile(template)({ contact: scope, vars: account.vars });
+    const output = this.compile(template)({
+      contact: scope,
+      vars: account.vars,
+      unsubscribe_url: this.tracking.unsubscribeUrl(id),
+    });
     if (channel !== 'EMAIL') return { id, to: recipient, text: output.smsText };
     return this.tracking.decorate({
       id,

@@ -83,7 +83,9 @@ export class Tracking {
     const clickSignature = this.sign('click', email.id);
     const tracked = email.html.replace(
       /(<a\b[^>]*?\bhref\s*=\s*)(["'])(https?:\/\/[^"']+)\2/gi,
-      (_match, start: string, quote: string, url: string) => {
+      (match, start: string, quote: string, url: string) => {
+        // Herald's own links (the unsubscribe link a template prints) are not clicks to count.
+        if (url.startsWith(`${this.publicUrl}/t/`)) return match;
         const link = this.clickUrl(email.id, url.replaceAll('&amp;', '&'), clickSignature);
         return `${start}${quote}${link.replaceAll('&', '&amp;')}${quote}`;
       },

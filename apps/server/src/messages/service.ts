@@ -4,11 +4,11 @@
  * same transaction as the messages, so concurrent retries persist exactly one set and all get that answer.
  */
 import { createHash } from 'node:crypto';
-import { isEmail, isPhone } from '@herald/shared';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/database.js';
 import { AppError, type FieldFailure, notFound } from '../http/errors.js';
 import { insertMessages, type NewMessage } from './ledger.js';
+import { emailRecipient, phoneRecipient } from './recipient.js';
 import type { MessageWriter, Written } from './writer.js';
 
 export const API_LANE = 0;
@@ -37,11 +37,6 @@ export interface Accepted {
 const CATEGORY: Record<Channel, 'EMAIL' | 'SMS'> = { email: 'EMAIL', sms: 'SMS' };
 
 /** E.164 from what a person types: spaces, dashes, dots and parentheses dropped, a plus added. */
-function phoneNumber(value: string): string | null {
-  const compact = value.replace(/[\s().-]/g, '');
-  return isPhone(compact) ? (compact.startsWith('+') ? compact : `+${compact}`) : null;
-}
-
 interface Lookups {
   templates: Map<string, { id: number; channel: string }>;
   groups: Map<number, string>;
@@ -101,7 +96,7 @@ function toNewMessage(
   const category = CATEGORY[item.channel];
 
   const given = item.to.trim();
-  const to = item.channel === 'email' ? (isEmail(given) ? given : null) : phoneNumber(given);
+  const to = item.channel === 'email' ? emailRecipient(given) : phoneRecipient(given);
   if (to === null) fail('to', item.channel === 'email' ? 'messages.invalidEmail' : 'messages.invalidPhone', { value: given });
 
   let templateId: number | null = null;

@@ -41,6 +41,21 @@ export async function updateConfig(db: Db, accountId: number, id: number, values
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** The account's groups whose only config this is: deleting it would leave them nothing to send through. */
+export async function groupsOnlyWith(db: Db, accountId: number, configId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('provider_groups')
+    .innerJoin('provider_group_configs', 'provider_group_configs.group_id', 'provider_groups.id')
+    .select('provider_groups.name')
+    .where('provider_groups.account_id', '=', accountId)
+    .groupBy(['provider_groups.id', 'provider_groups.name'])
+    .having((eb) => eb.fn.countAll(), '=', 1)
+    .having((eb) => eb.fn.max('provider_group_configs.config_id'), '=', configId)
+    .orderBy('provider_groups.name')
+    .execute();
+  return rows.map((row) => row.name);
+}
+
 export async function deleteConfig(db: Db, accountId: number, id: number): Promise<boolean> {
   const result = await db
     .deleteFrom('provider_configs')

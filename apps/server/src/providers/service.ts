@@ -4,7 +4,7 @@ import { CHANNEL_DEFINITIONS, findChannelDefinition } from '../channels/registry
 import { type ChannelDefinition, VERIFY_TIMEOUT_MS, type VerifyResult } from '../channels/types.js';
 import { type Db, isUniqueViolation } from '../db/database.js';
 import { hookEvents } from '../hooks/events.js';
-import { type FieldFailure, invalidField, invalidFields, notFound } from '../http/errors.js';
+import { AppError, type FieldFailure, invalidField, invalidFields, notFound } from '../http/errors.js';
 import { encryptSecret } from '../lib/crypto.js';
 import { type ChannelPool, readSecrets } from './channel-pool.js';
 import * as q from './queries.js';
@@ -96,7 +96,10 @@ function prepare(deps: ProvidersDeps, input: ConfigInput, existing?: q.ConfigRow
   const failures = [
     ...(name ? [] : [{ field: 'name', key: 'validation.mandatory' } as FieldFailure]),
     ...checked.failures,
-    ...checkFilter(filter),
+    // Countries and operators are read from phone numbers: an e-mail config has nothing to filter by.
+    ...(definition.category === 'SMS' || filter.length === 0
+      ? checkFilter(filter)
+      : [{ field: 'filter', key: 'providers.filterSmsOnly' } as FieldFailure]),
     ...[checkLimit('limitPerDay', input.limitPerDay), checkLimit('limitPerMonth', input.limitPerMonth)].filter((f) => f !== null),
     ...(dayAboveMonth(input) ? [{ field: 'limitPerDay', key: 'providers.dayAboveMonth' } as FieldFailure] : []),
   ];
@@ -153,6 +156,11 @@ export async function updateConfig(deps: ProvidersDeps, accountId: number, id: n
 }
 
 export async function deleteConfig(deps: ProvidersDeps, accountId: number, id: number): Promise<void> {
+  await requireConfig(deps.db, accountId, id);
+  // A group cannot be created without configs (spec 5), nor emptied by deleting its last one.
+  const emptied = await q.groupsOnlyWith(deps.db, accountId, id);
+  if (emptied.length > 0)
+    throw new AppError(409, 'providers.lastInGroup', { groups: emptied.map((name) => `“${name}”`).join(', ') });
   if (!(await q.deleteConfig(deps.db, accountId, id))) throw notFound();
   await deps.pool.forget(id);
 }

@@ -2,6 +2,7 @@
 import { DEFAULT_REPORT_DAYS, LOG_COUNT_CAP, MAX_REPORT_DAYS, MESSAGE_STATUSES, REACHED_STATUSES } from '@herald/shared';
 import type { Db } from '../db/database.js';
 import { invalidField, notFound } from '../http/errors.js';
+import { emailRecipient, phoneRecipient } from '../messages/recipient.js';
 import { ACCEPTED_STATUSES } from '../messages/status.js';
 import { dateOfDay, dayNumber, dayWindow, localDay, type Zone } from './days.js';
 import * as q from './queries.js';
@@ -182,8 +183,9 @@ export async function messageLog(deps: StatsDeps, accountId: number, zone: Zone,
     throw invalidField('status', { key: 'stats.unknownStatus', params: { value: query.status } });
   const filter: q.LogFilter = { accountId, channel: CHANNEL[channel] };
   if (query.status) filter.status = query.status;
-  const recipient = query.recipient?.trim();
-  if (recipient) filter.recipient = recipient;
+  const typed = query.recipient?.trim();
+  // Kept as the ledger keeps recipients, so any case of an address or spacing of a number finds them.
+  if (typed) filter.recipient = (channel === 'email' ? emailRecipient(typed) : phoneRecipient(typed)) ?? typed;
   if (query.configId !== undefined) filter.configId = query.configId;
   if (query.campaignId !== undefined) filter.campaignId = query.campaignId;
   if (query.dateRange) {

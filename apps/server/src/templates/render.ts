@@ -57,6 +57,8 @@ export interface TemplateContact {
 export interface RenderContext {
   contact: TemplateContact;
   vars: Record<string, string>;
+  /** The recipient's signed unsubscribe link in a campaign message; a placeholder in previews and tests. */
+  unsubscribe_url?: string;
 }
 
 export interface RenderedTemplate {
@@ -70,7 +72,9 @@ export type CompiledTemplate = (context: RenderContext) => RenderedTemplate;
 
 /** What `contact.<field>` may name; anything under contact.attributes is free-form. */
 export const CONTACT_FIELDS: readonly string[] = ['id', 'name', 'email', 'phone', 'language', 'timeZone', 'attributes'];
+/** Objects a template may read fields of, and plain values it may print. */
 const ROOTS = new Set(['contact', 'vars']);
+const VALUES = new Set(['unsubscribe_url']);
 
 export class TemplateSyntaxError extends Error {
   constructor(
@@ -259,9 +263,10 @@ function literalSegments(variable: Variable): (string | number)[] {
   return segments;
 }
 
-/** Why a global variable is not allowed, or null: only contact.<known field> and vars.<existing variable>. */
+/** Why a global variable is not allowed, or null: only contact.<known field>, vars.<existing variable> and unsubscribe_url. */
 function unknownName(variable: Variable, variableNames: ReadonlySet<string>): string | null {
   const [root, field] = literalSegments(variable);
+  if (typeof root === 'string' && VALUES.has(root)) return field === undefined ? null : String(variable);
   if (typeof root !== 'string' || !ROOTS.has(root)) return String(variable);
   if (field === undefined) return null;
   if (root === 'contact' && !CONTACT_FIELDS.includes(String(field))) return `contact.${field}`;

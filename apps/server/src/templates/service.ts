@@ -343,9 +343,13 @@ export interface RenderData {
   sample?: { contact?: Record<string, unknown> | undefined; vars?: Record<string, string> | undefined } | undefined;
 }
 
+/** Previews and test sends unsubscribe nobody: their link goes nowhere. */
+export const SAMPLE_UNSUBSCRIBE_URL = '#unsubscribe';
+
 /** The data a preview or test send renders with: a stored contact, the sample given, or a built-in sample. */
 async function renderContext(db: Db, accountId: number, data: RenderData): Promise<RenderContext> {
   const vars = { ...(await q.variableValues(db, accountId)), ...data.sample?.vars };
+  const unsubscribe_url = SAMPLE_UNSUBSCRIBE_URL;
   if (data.contactId !== undefined) {
     const row = await q.findContact(db, accountId, data.contactId);
     if (!row) throw notFound();
@@ -358,11 +362,11 @@ async function renderContext(db: Db, accountId: number, data: RenderData): Promi
       timeZone: row.time_zone,
       attributes: attributesOf(row.attributes),
     };
-    return { contact, vars };
+    return { contact, vars, unsubscribe_url };
   }
   const given = data.sample?.contact;
   const contact = given ? { ...given, attributes: attributesOf(given.attributes) } : SAMPLE_CONTACT;
-  return { contact: contact as TemplateContact, vars };
+  return { contact: contact as TemplateContact, vars, unsubscribe_url };
 }
 
 /** Syntax and limit failures as the API's 400s, naming the part at fault. */

@@ -155,6 +155,20 @@ describe('profile changes', () => {
       payload: { oldPassword: user.password, newPassword: 'NewPass123', confirmPassword: 'NewPass124' },
     });
     expect(mismatch.json().fields[0]).toMatchObject({ field: 'confirmPassword', message: 'Passwords do not match' });
+    // The same password again changes nothing, and signs no other device out.
+    const same = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/users/change-password',
+      headers: { 'x-token': user.token },
+      payload: { oldPassword: user.password, newPassword: user.password, confirmPassword: user.password },
+    });
+    expect(same.statusCode).toBe(400);
+    expect(same.json().fields).toEqual([
+      { field: 'newPassword', key: 'validation.samePassword', message: 'The new password must differ from the current one.' },
+    ]);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/data/users', headers: { 'x-token': second.json().token } })).statusCode,
+    ).toBe(200);
     const ok = await t.app.inject({
       method: 'POST',
       url: '/api/data/users/change-password',

@@ -91,7 +91,7 @@ beforeAll(async () => {
       name: 'tracked',
       channel: 'EMAIL',
       subject: 'News',
-      html: '<html><body><p>Read <a href="https://example.org/post?a=1&amp;b=2">the post</a></p></body></html>',
+      html: '<html><body><p>Read <a href="https://example.org/post?a=1&amp;b=2">the post</a></p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p></body></html>',
     },
   });
   const campaignId = await runCampaign(Number(list.id), 'tracked', config.json().id);
@@ -122,6 +122,28 @@ describe('campaign e-mail tracking', () => {
     expect(raw).toMatch(/^List-Unsubscribe: <http:\/\/herald\.test\/t\/u\/\d+\/[\w-]+>/m);
     expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m);
     expect(sink.messages.find((m) => m.rcptTo[0]?.address === 'ann@example.com')!.mailFrom.address).toBe('bounces@herald.test');
+  });
+
+  it("prints the recipient's own unsubscribe link where the template asks, not wrapped as a click", async () => {
+    const ann = campaignMessages[0]!;
+    const html = decodedText(raw);
+    expect(html).toContain(`<a href="${t.app.tracking.unsubscribeUrl(ann.id)}">Unsubscribe</a>`);
+    // Previews have no recipient to unsubscribe: the link goes nowhere.
+    const preview = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/templates/preview',
+      headers: account.headers,
+      payload: { channel: 'SMS', smsText: 'Stop: {{ unsubscribe_url }}' },
+    });
+    expect(preview.json().smsText).toBe('Stop: #unsubscribe');
+    const misspelt = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/templates',
+      headers: account.headers,
+      payload: { name: 'misspelt', channel: 'SMS', smsText: 'Stop: {{ unsubscribe_url.link }}' },
+    });
+    expect(misspelt.statusCode).toBe(400);
+    expect(misspelt.json().fields[0]).toMatchObject({ field: 'smsText', key: 'templates.unknownVariable' });
   });
 
   it('marks a message read from its signed open pixel, and ignores a forged one', async () => {

@@ -129,7 +129,7 @@ describe('provider configs', () => {
     expect(still.json().name).toBe(config.name);
   });
 
-  it('refuses a duplicate name, a missing mandatory field, a 5th filter and operator codes with letters', async () => {
+  it('refuses a duplicate name, a missing mandatory field, a 5th filter, operator codes with letters and filters on e-mail', async () => {
     const first = (await createSandbox(owner, { name: 'Taken' })).json();
     expect(first.name).toBe('Taken');
     const duplicate = await createSandbox(owner, { name: 'Taken' });
@@ -155,6 +155,21 @@ describe('provider configs', () => {
 
     const country = await createSandbox(owner, { filter: [{ kind: 'country', value: 'ZZ' }] });
     expect(country.json().fields[0]).toMatchObject({ field: 'filter.0.value', key: 'validation.unknownCountry' });
+
+    // Countries and operators come from phone numbers: an e-mail config cannot filter by them, and says so.
+    const email = await createSandbox(owner, {
+      type: 'sandbox-email',
+      settings: {},
+      filter: [{ kind: 'country', value: 'DE' }],
+    });
+    expect(email.statusCode).toBe(400);
+    expect(email.json().fields).toEqual([
+      {
+        field: 'filter',
+        key: 'providers.filterSmsOnly',
+        message: 'Recipient filters apply to SMS configurations only: countries and operators come from phone numbers.',
+      },
+    ]);
 
     const range = await createSandbox(owner, { settings: { sender: 'A', deliveredShare: 150 } });
     expect(range.json().fields[0]).toMatchObject({ field: 'deliveredShare', key: 'validation.outOfRange' });

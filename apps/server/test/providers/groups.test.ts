@@ -101,6 +101,44 @@ describe('provider groups', () => {
     expect(groups.json().items.map((g: { name: string }) => g.name)).not.toContain('Mixed');
   });
 
+  it("keeps a group's last config from being deleted, naming the group", async () => {
+    const only = await config('sandbox-email', 'Only member');
+    const group = await t.app.inject({
+      method: 'POST',
+      url: '/api/provider-configurations/groups',
+      headers: headers(),
+      payload: { name: 'Lonely', category: 'EMAIL', configs: [{ providerConfigId: only }] },
+    });
+    const remove = () => t.app.inject({ method: 'DELETE', url: `/api/data/provider-configurations/${only}`, headers: headers() });
+    const refused = await remove();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(
+      'This configuration is the only one of the group “Lonely”: add another configuration to the group or delete the group first.',
+    );
+    // With a second member the group goes on without it.
+    const other = await config('sandbox-email', 'Second member');
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/provider-configurations/groups',
+      headers: headers(),
+      payload: {
+        id: group.json().id,
+        name: 'Lonely',
+        category: 'EMAIL',
+        configs: [{ providerConfigId: only }, { providerConfigId: other }],
+      },
+    });
+    expect((await remove()).statusCode).toBe(200);
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: '/api/provider-configurations/groups?category=EMAIL&page=1&size=10',
+      headers: headers(),
+    });
+    const lonely = listed.json().items.find((entry: { name: string }) => entry.name === 'Lonely');
+    expect(lonely.configs.map((member: { providerConfigId: number }) => member.providerConfigId)).toEqual([other]);
+    expect((await remove()).statusCode).toBe(404);
+  });
+
   it('refuses a duplicate group name', async () => {
     const email = await config('sandbox-email', 'Mail for names');
     const body = { name: 'Dup group', category: 'EMAIL', configs: [{ providerConfigId: email, priority: 1 }] };

@@ -106,6 +106,10 @@ describe('message log', () => {
     const byRecipient = (await get(owner, '/api/data/messages/email?recipient=sent7@example.com')).json();
     expect(byRecipient.total).toBe(1);
     expect(byRecipient.items[0].id).toBe(sentIds[7]);
+    // An address in any case, a number with spaces and dashes: the same recipients.
+    expect((await get(owner, '/api/data/messages/email?recipient=%20Sent7@Example.COM')).json().total).toBe(1);
+    expect((await get(owner, '/api/data/messages/sms?recipient=%2B380%2050%20111-22-33')).json().total).toBe(1);
+    expect((await get(owner, '/api/data/messages/sms?recipient=380501112233')).json().total).toBe(1);
     const day = today();
     expect((await get(owner, `/api/data/messages/email?dateRange=${day}&dateRange=${day}`)).json().total).toBe(30);
     expect((await get(owner, '/api/data/messages/email?dateRange=2020-01-01&dateRange=2020-01-31')).json().total).toBe(0);

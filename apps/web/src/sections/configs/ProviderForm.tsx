@@ -75,7 +75,8 @@ function toBody(values: FormValues, type: ProviderType | undefined, id: number |
     active: values.active !== false,
     limitPerDay: values.limitPerDay ?? null,
     limitPerMonth: values.limitPerMonth ?? null,
-    filter: (values.filter ?? [])
+    // Only SMS configs filter recipients (by their numbers' country and operator).
+    filter: (type?.category === 'SMS' ? (values.filter ?? []) : [])
       .filter((item): item is FilterItem => (item.kind === 'country' || item.kind === 'operator') && !isBlank(item.value))
       .map((item) => ({ kind: item.kind, value: item.value.trim() })),
     settings,
@@ -286,7 +287,7 @@ export function ProviderForm({ open, types, config, onClose, onSaved }: Provider
                 </Form.Item>
               </Col>
             </Row>
-            <FilterEditor />
+            {type?.category === 'SMS' && <FilterEditor />}
           </>
         )}
       </Form>

@@ -1,4 +1,4 @@
-/** "Insert variable": contact fields, a contact attribute, the account's variables and a default-value filter. */
+/** "Insert variable": contact fields, a contact attribute, the account's variables, the unsubscribe link and a default-value filter. */
 import { DownOutlined, FunctionOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Dropdown, Flex, type MenuProps, Typography } from 'antd';
@@ -68,6 +68,13 @@ export function VariableMenu({ onInsert, size = 'small' }: { onInsert: (snippet:
         ...(vars.length === 0 ? [{ key: 'none', disabled: true, label: t('variablesMenu.noVariables') }] : []),
         { key: MANAGE, label: t('variablesMenu.manage') },
       ],
+    },
+    { type: 'divider' },
+    {
+      type: 'group',
+      key: 'links',
+      label: t('variablesMenu.links'),
+      children: [item('unsubscribe_url', output('unsubscribe_url'), t('variablesMenu.unsubscribe'))],
     },
     { type: 'divider' },
     {

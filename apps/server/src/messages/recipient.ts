@@ -1,0 +1,15 @@
+/**
+ * A recipient as the ledger keeps it: e-mail in lower case, as contacts are, and phones in E.164 without spaces. The API
+ * stores what it is sent this way, and the message log finds a recipient however it is typed.
+ */
+import { isEmail, isPhone } from '@herald/shared';
+
+export function emailRecipient(value: string): string | null {
+  const address = value.trim().toLowerCase();
+  return isEmail(address) ? address : null;
+}
+
+export function phoneRecipient(value: string): string | null {
+  const compact = value.replace(/[\s().-]/g, '');
+  return isPhone(compact) ? (compact.startsWith('+') ? compact : `+${compact}`) : null;
+}
