@@ -68,6 +68,13 @@ test('provider configurations: balances, create with a connection test, duplicat
   await expect(page.getByTestId('provider-name')).toHaveValue('Backup SMS');
   await expect(page.getByTestId('provider-type-select')).toHaveClass(/ant-select-disabled/);
   await page.getByTestId('provider-name').fill('Reserve SMS');
+  // A number beyond its range is refused with the range, not quietly changed into the nearest bound.
+  const share = page.getByTestId('provider-field-deliveredShare');
+  await share.fill('150');
+  await page.getByTestId('provider-save').click();
+  await expect(form).toContainText('Must be between 0 and 100');
+  await expect(share).toHaveValue('150');
+  await share.fill('90');
   await page.getByTestId('provider-limit-day').fill('100');
   await page.getByTestId('provider-filter-add').click();
   await page.getByTestId('provider-filter-kind-0').click();

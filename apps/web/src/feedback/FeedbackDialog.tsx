@@ -83,12 +83,16 @@ export default function FeedbackDialog({ open, onClose }: { open: boolean; onClo
       getPresenter().message.success(t('errors:feedback.successNotify'), NOTIFY_SECONDS);
       close();
     } catch (error) {
-      const fieldErrors = (error instanceof ApiError ? (error.fields ?? []) : []).flatMap((field) => {
+      const fields = error instanceof ApiError ? (error.fields ?? []) : [];
+      const fieldErrors = fields.flatMap((field) => {
         const name = SERVER_FIELDS[field.field];
         return name ? [{ name, errors: [field.message] }] : [];
       });
       form.setFields(fieldErrors);
-      getPresenter().message.error(t('errors:feedback.errorNotify'), NOTIFY_SECONDS);
+      // A file the server found not to be an image (a .png name on other bytes): the spec's wrong-file message, list cleared.
+      const badFile = fields.find((field) => /^file\d+$/.test(field.field));
+      if (badFile) setFiles([]);
+      getPresenter().message.error(badFile ? badFile.message : t('errors:feedback.errorNotify'), NOTIFY_SECONDS);
     } finally {
       setSending(false);
     }

@@ -142,7 +142,11 @@ function PrivateFrame() {
           />
           {settings.tagsView && <TagsView tabs={tabs} currentPath={current?.path} />}
         </header>
-        <Layout.Content style={{ padding: mobile ? 12 : 16, background: token.colorBgLayout }} data-testid="content">
+        <Layout.Content
+          // Room below the last row to scroll it clear of the floating feedback button.
+          style={{ padding: mobile ? 12 : 16, paddingBottom: 96, background: token.colorBgLayout }}
+          data-testid="content"
+        >
           <ViewHost views={tabs.views} currentPath={current?.path} outlet={outlet} />
         </Layout.Content>
       </Layout>

@@ -48,7 +48,6 @@ const PUBLIC: RouteObject[] = [
   { path: '/authredirect', element: page(<AuthRedirectPage />) },
   { path: '/doc', element: page(<PublicDocPage />) },
   { path: '/404', element: page(<NotFoundPage />) },
-  { path: '/401', element: page(<UnauthorizedPage />) },
 ];
 
 export const router = createBrowserRouter([
@@ -57,6 +56,8 @@ export const router = createBrowserRouter([
     errorElement: <RouteError />,
     children: [
       ...PUBLIC,
+      // Not among the spec's public routes: only a signed-in user can lack a role.
+      { path: '/401', element: <RequireAuth>{page(<UnauthorizedPage />)}</RequireAuth> },
       {
         path: '/',
         element: <RequireAuth>{page(<PrivateLayout />)}</RequireAuth>,

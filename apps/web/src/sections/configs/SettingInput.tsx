@@ -28,6 +28,15 @@ export function SettingInput({ field, secretSet }: SettingInputProps) {
   if (mandatory) rules.push({ required: true, message: t('errors:validation.mandatory') });
   if (field.kind === 'email') rules.push({ type: 'email', message: t('errors:validation.invalidEmail') });
   if (field.kind === 'url') rules.push({ pattern: URL_PATTERN, message: t('errors:validation.invalidUrl') });
+  // Refused with the range named, where the input's own min and max would quietly change 99999 into 65535.
+  if (field.kind === 'number' && (field.min !== undefined || field.max !== undefined)) {
+    rules.push({
+      type: 'number',
+      min: field.min,
+      max: field.max,
+      message: t('errors:validation.outOfRange', { min: field.min ?? '−∞', max: field.max ?? '∞' }),
+    });
+  }
   if (field.kind === 'json') {
     rules.push({
       validator: async (_, value: unknown) => {
@@ -48,9 +57,7 @@ export function SettingInput({ field, secretSet }: SettingInputProps) {
   let valuePropName: string | undefined;
   switch (field.kind) {
     case 'number':
-      control = (
-        <InputNumber data-testid={testId} min={field.min} max={field.max} style={{ width: '100%' }} placeholder={placeholder} />
-      );
+      control = <InputNumber data-testid={testId} style={{ width: '100%' }} placeholder={placeholder} />;
       break;
     case 'boolean':
       valuePropName = 'checked';

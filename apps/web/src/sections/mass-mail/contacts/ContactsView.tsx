@@ -33,10 +33,11 @@ import {
   theme,
 } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { type HTMLAttributes, useState } from 'react';
+import { type HTMLAttributes, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../../api/http';
+import { usePageTitle } from '../../../router/pageTitle';
 import { DeleteAction } from '../../../ui/DeleteAction';
 import { EmptyState } from '../../../ui/EmptyState';
 import { useServerPaging } from '../../../ui/serverPaging';
@@ -57,6 +58,9 @@ import {
 } from './api';
 import { ContactDrawer } from './ContactDrawer';
 import { CountryFlag, countryLabel, formatNumber, languageName, StatusTag, useStatusOptions } from './labels';
+
+/** How long typing pauses before the search is sent. */
+const SEARCH_PAUSE_MS = 300;
 
 interface DrawerState {
   open: boolean;
@@ -151,6 +155,7 @@ export function ContactsView() {
   const [drawer, setDrawer] = useState<DrawerState>({ open: false, key: 0 });
 
   const list = useQuery({ ...listQuery(listId), enabled: validId });
+  usePageTitle(list.data?.name);
   const contacts = useQuery({ ...contactsQuery(listId, filter, paging.page, paging.size), enabled: validId && list.isSuccess });
   const items = contacts.data?.items ?? [];
   const total = contacts.data?.total ?? 0;
@@ -164,6 +169,13 @@ export function ContactsView() {
   };
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: LISTS_KEY });
+
+  // The search runs as the user types, once they pause: a list of millions is not asked at every key.
+  const searchTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const search = (text: string, pause = SEARCH_PAUSE_MS) => {
+    clearTimeout(searchTimer.current);
+    searchTimer.current = setTimeout(() => applyFilter({ ...filter, search: text.trim() || undefined }), pause);
+  };
 
   const openDrawer = (contact?: Contact) => setDrawer((previous) => ({ open: true, key: previous.key + 1, contact }));
 
@@ -416,10 +428,9 @@ export function ContactsView() {
                   value={searchText}
                   onChange={(event) => {
                     setSearchText(event.target.value);
-                    // Clearing the box shows everything again without another key press.
-                    if (!event.target.value) applyFilter({ ...filter, search: undefined });
+                    search(event.target.value);
                   }}
-                  onPressEnter={() => applyFilter({ ...filter, search: searchText.trim() })}
+                  onPressEnter={() => search(searchText, 0)}
                 />
                 <Select<ContactStatus>
                   allowClear
