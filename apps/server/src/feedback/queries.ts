@@ -2,7 +2,7 @@
 import type { Db } from '../db/database.js';
 
 export interface NewFeedback {
-  accountId: number;
+  accountId: number | null;
   name: string;
   email: string;
   description: string;
@@ -25,7 +25,7 @@ export async function insertFeedback(db: Db, feedback: NewFeedback, now: number)
 
 export interface NewFeedbackFile {
   feedbackId: number;
-  accountId: number;
+  accountId: number | null;
   fileName: string;
   mimeType: string;
   sizeBytes: number;

@@ -1,6 +1,5 @@
 /** The feedback form's call (spec section 7) and the admin's view of what was sent. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sessionOf } from '../auth/guard.js';
 import { AppError } from '../http/errors.js';
 import * as s from './schemas.js';
 import type { FeedbackDeps } from './service.js';
@@ -27,12 +26,14 @@ export const feedbackRoutes: FastifyPluginAsyncTypebox<FeedbackDeps> = async (ap
       },
       // The handler reads the multipart stream itself and checks every field; the body schema only documents the form.
       validatorCompiler: () => () => true,
+      // The button is on every screen, the login page's too: a visitor's feedback belongs to no account.
+      config: { public: true },
     },
     async (request) => {
       if (!request.isMultipart()) throw new AppError(415, 'error.badRequest');
       // Before the upload is read, so a refused sender's files never reach the disk.
       await deps.throttle.take(request.ip);
-      return feedback.submitFeedback(deps, sessionOf(request).accountId, request.parts(feedback.FEEDBACK_FORM_LIMITS));
+      return feedback.submitFeedback(deps, request.session?.accountId ?? null, request.parts(feedback.FEEDBACK_FORM_LIMITS));
     },
   );
 

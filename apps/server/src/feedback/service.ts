@@ -167,7 +167,7 @@ async function storeFeedback(deps: FeedbackDeps, feedback: q.NewFeedback, files:
 /** Stores a feedback form only when every field and file is acceptable; otherwise nothing is kept. */
 export async function submitFeedback(
   deps: FeedbackDeps,
-  accountId: number,
+  accountId: number | null,
   parts: AsyncIterable<Multipart>,
 ): Promise<{ id: number }> {
   const tempRoot = path.join(deps.dataDir, 'tmp');

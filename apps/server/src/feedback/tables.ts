@@ -2,7 +2,7 @@ import type { Generated } from 'kysely';
 
 export interface FeedbackTable {
   id: Generated<number>;
-  account_id: number;
+  account_id: number | null;
   name: string;
   email: string;
   description: string;
@@ -12,7 +12,7 @@ export interface FeedbackTable {
 export interface FeedbackFilesTable {
   id: Generated<number>;
   feedback_id: number;
-  account_id: number;
+  account_id: number | null;
   file_name: string;
   mime_type: string;
   size_bytes: number;

@@ -205,10 +205,20 @@ describe('POST /api/feedback', () => {
     expect(response.statusCode).toBe(415);
   });
 
-  it('needs a session', async () => {
-    const response = await expectRefusedWithoutTrace(() => send(validFields, [png('file0')], null));
-    expect(response.statusCode).toBe(401);
-    expect(response.json().key).toBe('error.unauthorized');
+  it('takes a visitor’s feedback from the public pages, which belongs to no account', async () => {
+    const response = await send({ ...validFields, desc: 'Cannot log in' }, [png('file0')], null);
+    expect(response.statusCode).toBe(200);
+    const row = await t.database.db
+      .selectFrom('feedback')
+      .selectAll()
+      .where('id', '=', response.json().id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ account_id: null, description: 'Cannot log in' });
+    const list = await t.app.inject({ method: 'GET', url: '/api/data/feedback', headers: { 'x-token': adminToken } });
+    expect(list.json().items.find((entry: { id: number }) => entry.id === row.id)).toMatchObject({
+      desc: 'Cannot log in',
+      files: [{ fileName: 'file0.png' }],
+    });
   });
 });
 

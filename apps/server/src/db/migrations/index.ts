@@ -19,6 +19,7 @@ import { contactsListKey } from './0016_contacts_list_key.js';
 import { waitingByCampaign } from './0017_waiting_by_campaign.js';
 import { configPace } from './0018_config_pace.js';
 import { limitHolds } from './0019_limit_holds.js';
+import { anonymousFeedback } from './0020_anonymous_feedback.js';
 
 export const migrations: Record<string, PortableMigration> = {
   '0001_accounts': accounts,
@@ -40,4 +41,5 @@ export const migrations: Record<string, PortableMigration> = {
   '0017_waiting_by_campaign': waitingByCampaign,
   '0018_config_pace': configPace,
   '0019_limit_holds': limitHolds,
+  '0020_anonymous_feedback': anonymousFeedback,
 };
