@@ -3,10 +3,12 @@
  * a missing, unknown or revoked key is 401, a read key calling a send route is 403, and a key over its
  * rate is 429 with Retry-After. Those routes are public to the session guard; this hook guards them.
  */
+
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Db } from '../db/database.js';
 import { errorBody } from '../http/error-handler.js';
 import { AppError } from '../http/errors.js';
+import { headerLanguage } from '../http/language.js';
 import { hashToken } from '../lib/crypto.js';
 import { keyCacheOf } from './key-cache.js';
 import { touchKey } from './queries.js';
@@ -56,7 +58,7 @@ export function apiKeyAuth({ db, limiter }: ApiKeyAuthDeps, needs: ApiKeyScope):
     const key = presented && presented.length <= MAX_KEY_LENGTH ? await keys.find(hashToken(presented)) : undefined;
     if (!key) return refuse(reply, request, new AppError(401, 'apiKey.invalid'));
     // As the console's calls do: the account's saved language unless the call asks for one.
-    if (!request.headers['accept-language'] && key.language) request.lang = key.language;
+    if (key.language && !headerLanguage(request.headers['accept-language'])) request.lang = key.language;
     const { keyId, accountId, scope } = key;
     const waitMs = await limiter.consume(keyId, key.rateLimit);
     if (waitMs !== null) {

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/database.js';
 import { AppError } from '../http/errors.js';
-import { isLanguage, languageFromHeader } from '../http/language.js';
+import { headerLanguage, isLanguage, languageFromHeader } from '../http/language.js';
 import { findSessionByToken, touchSession } from './queries.js';
 
 export interface SessionContext {
@@ -73,7 +73,9 @@ export const sessionGuard = fp<GuardOptions>(async (app: FastifyInstance, { db, 
           avatar: row.avatar,
           timeZoneId: row.time_zone_id,
         };
-        if (!request.headers['accept-language'] && request.session.language) request.lang = request.session.language;
+        // The account's saved language, unless the caller's header asks for another language Herald speaks.
+        if (request.session.language && !headerLanguage(request.headers['accept-language']))
+          request.lang = request.session.language;
       }
     }
     // Checked before body parsing and validation, so an anonymous caller learns nothing about a route's input.

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Db } from '../db/database.js';
+import { headerLanguage } from '../http/language.js';
 import { sessionOf } from './guard.js';
 import * as s from './schemas.js';
 import type { AuthDeps } from './service.js';
@@ -145,7 +146,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthDeps> = async (app, deps)
       schema: { tags, summary: 'Send a password reset link', querystring: s.RestorePasswordQuery, response: { 200: s.OkAnswer } },
     },
     async (request) => {
-      await auth.requestPasswordReset(deps, request.query.email, request.lang);
+      await auth.requestPasswordReset(deps, request.query.email, headerLanguage(request.headers['accept-language']));
       return { status: 'sent' };
     },
   );

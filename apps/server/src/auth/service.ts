@@ -16,6 +16,7 @@ import { findTimeZone, TIME_ZONES } from '@herald/shared/reference';
 import type { Db, Dialect } from '../db/database.js';
 import { isUniqueViolation } from '../db/database.js';
 import { AppError, assertFields, invalidField } from '../http/errors.js';
+import { isLanguage } from '../http/language.js';
 import { generatePassword, hashPassword, newToken, verifyPassword } from '../lib/crypto.js';
 import { canonicalZone } from '../lib/time-zone.js';
 import type { SystemMailer } from '../system-mail/service.js';
@@ -222,7 +223,8 @@ export async function switchProfile(db: Db, session: SessionContext, profile: Pr
 }
 
 /** Sends a reset link if the account exists; the answer is the same either way so accounts cannot be probed. */
-export async function requestPasswordReset(deps: AuthDeps, email: string, language: Language): Promise<void> {
+/** `language`: the one the request asked for, if any; otherwise the mail speaks the account's saved language. */
+export async function requestPasswordReset(deps: AuthDeps, email: string, language: Language | null): Promise<void> {
   const account = await q.findAccountByEmail(deps.db, email.trim());
   if (!account) return;
   const now = Date.now();
@@ -235,7 +237,7 @@ export async function requestPasswordReset(deps: AuthDeps, email: string, langua
   const link = `${deps.publicUrl}/reset?token=${encodeURIComponent(token)}`;
   await deps.mailer.send({
     to: account.email,
-    ...resetMail(language, link),
+    ...resetMail(language ?? (isLanguage(account.language) ? account.language : 'en'), link),
   });
 }
 

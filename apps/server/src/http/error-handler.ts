@@ -10,6 +10,49 @@ interface SchemaIssue {
   params: Record<string, unknown>;
 }
 
+const TYPE_KEYS: Record<string, FieldFailure['key']> = {
+  number: 'validation.notNumber',
+  integer: 'validation.notWholeNumber',
+  string: 'validation.notText',
+  boolean: 'validation.notBoolean',
+  array: 'validation.notList',
+};
+
+const FORMAT_KEYS: Record<string, FieldFailure['key']> = {
+  email: 'validation.invalidEmail',
+  uri: 'validation.invalidUrl',
+  'date-time': 'validation.invalidDate',
+  date: 'validation.invalidDate',
+};
+
+/** What a schema keyword's failure tells the user, with its limit where it has one. */
+function failureOf(issue: SchemaIssue): Pick<FieldFailure, 'key' | 'params'> {
+  const n = Number(issue.params.limit);
+  switch (issue.keyword) {
+    case 'maxLength':
+      return { key: 'validation.tooLong', params: { n } };
+    case 'minLength':
+      return n <= 1 ? { key: 'validation.mandatory' } : { key: 'validation.tooShort', params: { n } };
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return { key: 'validation.atLeast', params: { n } };
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return { key: 'validation.atMost', params: { n } };
+    case 'maxItems':
+      return { key: 'validation.tooManyItems', params: { n } };
+    case 'type':
+      return { key: TYPE_KEYS[String(issue.params.type)] ?? 'validation.invalidValue' };
+    case 'format':
+      return { key: FORMAT_KEYS[String(issue.params.format)] ?? 'validation.invalidValue' };
+    case 'const':
+    case 'enum':
+      return { key: 'validation.notInList' };
+    default:
+      return { key: 'validation.invalidValue' };
+  }
+}
+
 /** One failure per field: a union (anyOf) reports its value once per branch it failed, and once more for the union. */
 function fieldsFromSchema(issues: SchemaIssue[]): FieldFailure[] {
   const byField = new Map<string, FieldFailure>();
@@ -21,7 +64,7 @@ function fieldsFromSchema(issues: SchemaIssue[]): FieldFailure[] {
             field: path ? `${path}.${String(issue.params.missingProperty ?? '')}` : String(issue.params.missingProperty ?? ''),
             key: 'validation.mandatory',
           }
-        : { field: path || 'body', key: 'validation.invalidValue' };
+        : { field: path || 'body', ...failureOf(issue) };
     if (!byField.has(failure.field)) byField.set(failure.field, failure);
   }
   return [...byField.values()];

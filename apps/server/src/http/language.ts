@@ -2,8 +2,9 @@
 import { LANGUAGES, type Language } from '@herald/shared';
 
 /** The first of ru/en/uk the Accept-Language header names, else English. */
-export function languageFromHeader(header: string | undefined): Language {
-  if (!header) return 'en';
+/** The caller's first supported language by the header's ranking, or null when it names none (or is absent). */
+export function headerLanguage(header: string | undefined): Language | null {
+  if (!header) return null;
   const ranked = header
     .split(',')
     .map((part) => {
@@ -13,7 +14,11 @@ export function languageFromHeader(header: string | undefined): Language {
     })
     .sort((a, b) => b.q - a.q);
   const found = ranked.find((entry) => (LANGUAGES as readonly string[]).includes(entry.code));
-  return (found?.code as Language | undefined) ?? 'en';
+  return (found?.code as Language | undefined) ?? null;
+}
+
+export function languageFromHeader(header: string | undefined): Language {
+  return headerLanguage(header) ?? 'en';
 }
 
 export function isLanguage(value: unknown): value is Language {

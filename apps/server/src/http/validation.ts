@@ -8,7 +8,8 @@ import type { FastifySchemaCompiler } from 'fastify';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-const common: Options = { removeAdditional: true, useDefaults: true, allErrors: false, strict: false };
+// Every field's failure at once, so a form marks them all; bodies are size-limited and arrays bounded by their schemas.
+const common: Options = { removeAdditional: true, useDefaults: true, allErrors: true, strict: false };
 const coercing = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
 const exact = addFormats(new Ajv({ ...common, coerceTypes: false }));
 

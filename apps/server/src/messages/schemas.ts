@@ -43,7 +43,12 @@ export const MessageBody = Type.Object(
     configId: Type.Optional(Type.Integer({ minimum: 1, description: 'Send through this one provider configuration.' })),
     sendAt: Type.Optional(Type.String({ format: 'date-time', description: 'Do not send before this time.' })),
     locale: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 35, description: "The recipient's locale, kept with the message." }),
+      Type.String({
+        maxLength: 35,
+        // A BCP 47 language, script and region such as en, uk-UA, es-419 or zh-Hant-TW.
+        pattern: '^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?$',
+        description: "The recipient's locale (a BCP 47 tag such as en-GB), kept with the message.",
+      }),
     ),
   },
   { description: 'One message: exactly one of template and content.' },

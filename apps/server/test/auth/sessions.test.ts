@@ -278,6 +278,34 @@ describe('password reset', () => {
     expect(res.statusCode).toBe(400);
   });
 
+  it("writes the reset mail in the language asked for, or else in the account's saved one", async () => {
+    const user = await signUp(t.app);
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/data/users/change-language',
+      headers: { 'x-token': user.token },
+      payload: { language: 'ru' },
+    });
+    const subject = async (headers: Record<string, string>) => {
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/data/users/restore-password?email=${encodeURIComponent(user.email)}`,
+        headers,
+      });
+      const mail = await t.database.db
+        .selectFrom('system_outbox')
+        .selectAll()
+        .where('recipient', '=', user.email)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      return mail.subject;
+    };
+    const saved = await subject({});
+    expect(saved).toMatch(/[а-я]/);
+    expect(await subject({ 'accept-language': 'de-DE' })).toBe(saved);
+    expect(await subject({ 'accept-language': 'en' })).not.toBe(saved);
+  });
+
   it('sends at most 5 reset mails an hour to one mailbox', async () => {
     const user = await signUp(t.app);
     for (let i = 0; i < 7; i++) {

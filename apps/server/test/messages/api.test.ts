@@ -95,7 +95,7 @@ describe('authentication and scope', () => {
     expect(res.json().message).toBe('API-ключ не указан, не найден или отозван.');
   });
 
-  it("answers in the account's saved language when the call asks for none", async () => {
+  it("answers in the account's saved language when the call asks for none Herald speaks", async () => {
     const account = await apiAccount();
     const saved = await t.app.inject({
       method: 'POST',
@@ -111,6 +111,19 @@ describe('authentication and scope', () => {
       { channel: 'email', to: 'a@example.com', template: 'x' },
     );
     expect(asked.json().fields[0].message).toBe('There is no template named x.');
+    // A header naming only languages Herald does not speak leaves the saved one in charge, for the API and the console.
+    const german = await post(
+      { ...account.send, 'accept-language': 'de-DE,de;q=0.9' },
+      { channel: 'email', to: 'a@example.com', template: 'x' },
+    );
+    expect(german.json().fields[0].message).toBe(errorText('messages.unknownTemplate', 'uk', { name: 'x' }));
+    const session = await t.app.inject({
+      method: 'GET',
+      url: '/api/data/campaigns/999999',
+      headers: { ...account.session, 'accept-language': 'fr' },
+    });
+    // An API-mailing account has no campaigns screen: refused, in its language.
+    expect(session.json().message).toBe(errorText('error.forbidden', 'uk'));
   });
 });
 
@@ -193,10 +206,33 @@ describe('POST /api/v1/messages', () => {
     const schema = await post(account.send, { channel: 'fax', to: 'a@example.com', content: { text: 'x' } });
     expect(schema.statusCode).toBe(400);
     // Named once, though the channel is checked against each of the union's literals.
-    expect(schema.json().fields).toEqual([expect.objectContaining({ field: 'channel', key: 'validation.invalidValue' })]);
+    expect(schema.json().fields).toEqual([
+      { field: 'channel', key: 'validation.notInList', message: 'Choose one of the offered values' },
+    ]);
     const date = await post(account.send, { ...inline('a@example.com'), sendAt: 'tomorrow' });
     expect(date.statusCode).toBe(400);
-    expect(date.json().fields[0].field).toBe('sendAt');
+    expect(date.json().fields[0]).toMatchObject({ field: 'sendAt', key: 'validation.invalidDate' });
+    // Each field's failure at once, saying what is wrong with it: a length, a type.
+    const several = await post(account.send, {
+      channel: 'email',
+      to: 'a@example.com',
+      content: { subject: 's'.repeat(3000), text: 'x' },
+      locale: 7,
+    });
+    expect(several.statusCode).toBe(400);
+    expect(several.json().fields).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          field: 'content.subject',
+          key: 'validation.tooLong',
+          message: expect.stringMatching(/^At most \d+ characters$/),
+        }),
+        { field: 'locale', key: 'validation.notText', message: 'Must be text' },
+      ]),
+    );
+    const locale = await post(account.send, { ...inline('a@example.com'), locale: 'zz-ZZ-very-long-locale-string-here' });
+    expect(locale.statusCode).toBe(400);
+    expect(locale.json().fields).toEqual([expect.objectContaining({ field: 'locale' })]);
     expect(await messageCount(account.accountId)).toBe(0);
   });
 

@@ -39,6 +39,7 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'GET /api/data/users/restore-password': 'the forgotten-password form; answers the same whether the address exists or not',
   'POST /api/data/users/reset-password': 'authorised by the single-use reset token in its body',
   'GET /api/health': 'load balancers probe it; it answers only up or down',
+  'POST /api/feedback': 'the feedback button is on the public pages too; throttled per address, stored under no account',
   'GET /api/openapi.json': 'the description of the public API that /doc and the SDK are built from',
   'GET /api/data/time-zones': 'reference data the sign-up form shows before there is a session',
   'GET /api/data/languages': 'reference data the sign-up form shows before there is a session',
