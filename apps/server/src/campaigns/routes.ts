@@ -166,6 +166,6 @@ export const campaignRoutes: FastifyPluginAsyncTypebox<CampaignsDeps> = async (a
         response: { 200: s.LogAnswer },
       },
     },
-    async (request) => campaigns.campaignLog(deps, account(request), request.params.id, request.query),
+    async (request) => campaigns.campaignLog(deps, account(request), request.params.id, request.query, request.lang),
   );
 };

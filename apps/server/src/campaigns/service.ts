@@ -1,6 +1,8 @@
 /** Campaigns of one account: create, check, start or schedule, pause, resume, cancel, duplicate, read progress. */
+
 import { DEFAULT_PAGE_SIZE, type ErrorKey, type Language, smsSegments } from '@herald/shared';
 import { errorText } from '@herald/shared/error-messages';
+import { detailText } from '@herald/shared/message-details';
 import type { Db } from '../db/database.js';
 import { headroom } from '../engine/limits.js';
 import { hookEvents } from '../hooks/events.js';
@@ -33,7 +35,7 @@ export interface CampaignInput {
 const otherChannel = (channel: string) => (channel === 'EMAIL' ? 'SMS' : 'EMAIL');
 
 /** The reason a campaign is in its state, in the reader's language. */
-function detailText(row: q.CampaignRow, language: Language): string | null {
+function stateReason(row: q.CampaignRow, language: Language): string | null {
   if (row.detail === null) return null;
   const params = row.detail_params === null ? {} : (JSON.parse(row.detail_params) as Record<string, number | string>);
   return errorText(row.detail as ErrorKey, language, params);
@@ -67,7 +69,7 @@ function present(row: q.CampaignRow, language: Language, counts: Record<string, 
     finishedAt: row.finished_at === null ? null : Number(row.finished_at),
     total: Number(row.total),
     suppressed: Number(row.suppressed),
-    detail: detailText(row, language),
+    detail: stateReason(row, language),
     counts,
     waitingForLimit: wait ?? null,
     createdAt: Number(row.created_at),
@@ -400,6 +402,7 @@ export async function campaignLog(
   accountId: number,
   id: number,
   query: { status?: string | undefined; page: number; size?: number | undefined },
+  language: Language,
 ) {
   await requireCampaign(deps.db, accountId, id);
   const size = query.size ?? DEFAULT_PAGE_SIZE;
@@ -418,7 +421,7 @@ export async function campaignLog(
       status: row.status,
       attempts: Number(row.attempts),
       providerConfig: row.config_name,
-      providerMessage: row.detail,
+      providerMessage: detailText(row.detail, language),
       providerMessageId: row.provider_message_id,
       locale: row.locale,
       time: Number(row.updated_at),

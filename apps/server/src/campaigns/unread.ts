@@ -2,7 +2,9 @@
  * The unread policy: a campaign's e-mail that was sent (or delivered) but not opened within the campaign's window
  * after it finished becomes unread. An open afterwards still moves it on to read (messages/status.ts).
  */
+
 import type { MessageStatus } from '@herald/shared';
+import { detail } from '@herald/shared/message-details';
 import type { Db } from '../db/database.js';
 import { applyTransitions } from '../messages/ledger.js';
 
@@ -49,7 +51,7 @@ export async function markUnread(db: Db, now = Date.now()): Promise<number> {
           configId: row.config_id === null ? null : Number(row.config_id),
         },
         to: 'unread' as const,
-        detail: `not opened within ${Number(campaign.unread_after_hours)} h after the campaign finished`,
+        detail: detail('details.unopened', { hours: Number(campaign.unread_after_hours) }),
       })),
       now,
     );

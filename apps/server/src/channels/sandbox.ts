@@ -2,8 +2,10 @@
  * Sandbox channels keep messages inside Herald (the console's inbox screen) and simulate delivery
  * receipts, so a new account can run a whole campaign with no outside service.
  */
+
 import { randomUUID } from 'node:crypto';
 import type { ChannelCategory } from '@herald/shared';
+import { detail } from '@herald/shared/message-details';
 import {
   type Channel,
   type ChannelContext,
@@ -42,7 +44,7 @@ function createSandbox(category: ChannelCategory, settings: ChannelSettings, con
             context.onDeliveryReport?.({
               providerMessageId,
               status,
-              providerStatus: status === 'delivered' ? 'sandbox: delivered' : 'sandbox: simulated failure',
+              providerStatus: detail(status === 'delivered' ? 'details.sandboxDelivered' : 'details.sandboxFailed'),
               at: Date.now(),
             });
         },

@@ -1,4 +1,5 @@
 /** What each claimed message says: campaign messages render their template, API messages carry their own content. */
+import { detail } from '@herald/shared/message-details';
 import type { OutgoingMessage } from '../channels/types.js';
 import type { ClaimedMessage } from './queue.js';
 
@@ -33,7 +34,7 @@ export const payloadContent: ContentResolver = {
     const resolved = new Map<number, ResolvedContent>();
     for (const message of messages) {
       if (!message.payload) {
-        resolved.set(message.id, { error: 'the message has no content' });
+        resolved.set(message.id, { error: detail('details.noContent') });
         continue;
       }
       const payload = JSON.parse(message.payload) as InlinePayload;

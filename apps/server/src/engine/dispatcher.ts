@@ -3,6 +3,7 @@
  * failover order (filters, limits, health), send, and write every outcome through the ledger.
  * A message is `sent` only after its provider accepted it.
  */
+import { detail } from '@herald/shared/message-details';
 import type { DeliveryReport, OutgoingMessage, SendResult } from '../channels/types.js';
 import { type Db, type Dialect, inIds } from '../db/database.js';
 import { GroupCommit } from '../lib/group-commit.js';
@@ -307,7 +308,7 @@ export class Dispatcher {
     for (const message of batch) {
       const candidates = book.candidates(message);
       if (candidates.length === 0) {
-        undeliverable.push({ message, to: 'filtered', detail: 'no active configuration serves this recipient' });
+        undeliverable.push({ message, to: 'filtered', detail: detail('details.noConfigServes') });
         continue;
       }
       pending.push({ message, content: null, candidates, cursor: 0, transientError: null, limitSpent: null });
@@ -405,7 +406,7 @@ export class Dispatcher {
                   id: item.message.id,
                   accepted: false,
                   transient: true,
-                  error: 'the provider gave no answer',
+                  error: detail('details.noAnswer'),
                 };
                 if (result.accepted) {
                   accepted += 1;
@@ -545,7 +546,7 @@ export class Dispatcher {
           written.push({
             message: item.message,
             to: 'failed',
-            detail: outcome?.error ?? 'the message has no content',
+            detail: outcome?.error ?? detail('details.noContent'),
             attempts: item.message.attempts + 1,
           });
           continue;
@@ -603,7 +604,7 @@ export class Dispatcher {
   /** The message's own outcome stands, with why the other channel did not take it either. */
   private fallbackFailed(fallback: NonNullable<Routed['fallback']>, reason: string): Transition {
     const own = fallback.outcome.detail ?? fallback.outcome.to;
-    return { ...fallback.outcome, detail: `${own}; ${fallback.channel} fallback: ${reason}` };
+    return { ...fallback.outcome, detail: detail('details.fallbackFailed', { own, channel: fallback.channel, reason }) };
   }
 
   private async send(config: RouteConfig, items: Routed[]): Promise<Map<number, SendResult>> {
@@ -661,7 +662,7 @@ export class Dispatcher {
     return {
       message: item.message,
       to: 'unsent',
-      detail: 'every configuration is failing',
+      detail: detail('details.allFailing'),
       nextAttemptAt: Math.max(now + BREAKER_RETRY_MIN_MS, reopens),
     };
   }

@@ -4,6 +4,7 @@
  * dies, whoever returns its expired leases gives its held slots back, so a crash costs a limit at most the chunks
  * that were with the provider, not the whole batches reserved.
  */
+import { detail } from '@herald/shared/message-details';
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../db/database.js';
 import { hookEvents } from '../hooks/events.js';
@@ -28,7 +29,7 @@ export function nextPeriodStart(now: number, spent: 'day' | 'month'): number {
 }
 
 /** Why a message waits for the next day or month: every config able to take it had spent that limit. */
-export const LIMIT_WAIT_DETAILS = { day: 'day limit reached', month: 'month limit reached' } as const;
+export const LIMIT_WAIT_DETAILS = { day: detail('details.dayLimit'), month: detail('details.monthLimit') } as const;
 
 /** Messages woken per statement: a short write lock each, between the engine's own transactions. */
 const WAKE_CHUNK = 5000;

@@ -108,6 +108,6 @@ export const messageRoutes: FastifyPluginAsyncTypebox<MessageRoutesDeps> = async
         response: { 200: s.MessageAnswer, 401: s.ApiError, 404: s.ApiError, 429: s.ApiError },
       },
     },
-    async (request) => messages.getMessage(deps.db, apiKeyOf(request).accountId, request.params.id),
+    async (request) => messages.getMessage(deps.db, apiKeyOf(request).accountId, request.params.id, request.lang),
   );
 };

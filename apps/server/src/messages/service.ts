@@ -3,7 +3,10 @@
  * answers its id before anything goes to a provider. An Idempotency-Key's first answer is stored in the
  * same transaction as the messages, so concurrent retries persist exactly one set and all get that answer.
  */
+
 import { createHash } from 'node:crypto';
+import type { Language } from '@herald/shared';
+import { detailText } from '@herald/shared/message-details';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/database.js';
 import { AppError, type FieldFailure, notFound } from '../http/errors.js';
@@ -277,7 +280,7 @@ export async function sendBatch(
   );
 }
 
-export async function getMessage(db: Db, accountId: number, id: number) {
+export async function getMessage(db: Db, accountId: number, id: number, language: Language) {
   const row = await db
     .selectFrom('messages')
     .leftJoin('templates', 'templates.id', 'messages.template_id')
@@ -324,7 +327,7 @@ export async function getMessage(db: Db, accountId: number, id: number) {
       ...events.map((e) => ({
         status: e.status,
         at: iso(e.at),
-        detail: e.detail,
+        detail: detailText(e.detail, language),
         configId: e.config_id === null ? null : Number(e.config_id),
       })),
     ],

@@ -68,7 +68,7 @@ export const statsRoutes: FastifyPluginAsyncTypebox<stats.StatsDeps> = async (ap
     },
     async (request) => {
       const { accountId, zone } = context(request);
-      return stats.messageLog(deps, accountId, zone, request.params.channel, request.query);
+      return stats.messageLog(deps, accountId, zone, request.params.channel, request.query, request.lang);
     },
   );
 
@@ -82,7 +82,8 @@ export const statsRoutes: FastifyPluginAsyncTypebox<stats.StatsDeps> = async (ap
         response: { 200: s.MessageAnswer },
       },
     },
-    async (request) => stats.logMessage(deps, context(request).accountId, request.params.channel, request.params.id),
+    async (request) =>
+      stats.logMessage(deps, context(request).accountId, request.params.channel, request.params.id, request.lang),
   );
 
   app.get(

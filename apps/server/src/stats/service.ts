@@ -1,5 +1,14 @@
 /** Reports, the message log and the dashboard of one account, in the account's time-zone days. */
-import { DEFAULT_REPORT_DAYS, LOG_COUNT_CAP, MAX_REPORT_DAYS, MESSAGE_STATUSES, REACHED_STATUSES } from '@herald/shared';
+
+import {
+  DEFAULT_REPORT_DAYS,
+  type Language,
+  LOG_COUNT_CAP,
+  MAX_REPORT_DAYS,
+  MESSAGE_STATUSES,
+  REACHED_STATUSES,
+} from '@herald/shared';
+import { detailText } from '@herald/shared/message-details';
 import type { Db } from '../db/database.js';
 import { invalidField, notFound } from '../http/errors.js';
 import { emailRecipient, phoneRecipient } from '../messages/recipient.js';
@@ -156,7 +165,7 @@ export interface LogQuery {
   size: number;
 }
 
-function logEntry(row: q.LogRow) {
+function logEntry(row: q.LogRow, language: Language) {
   const attempts = Number(row.attempts);
   return {
     id: Number(row.id),
@@ -167,7 +176,7 @@ function logEntry(row: q.LogRow) {
     template: row.template_name,
     configId: row.config_id === null ? null : Number(row.config_id),
     providerConfig: row.config_name,
-    providerMessage: row.detail,
+    providerMessage: detailText(row.detail, language),
     providerMessageId: row.provider_message_id,
     attempts,
     retries: Math.max(0, attempts - 1),
@@ -178,7 +187,14 @@ function logEntry(row: q.LogRow) {
   };
 }
 
-export async function messageLog(deps: StatsDeps, accountId: number, zone: Zone, channel: ChannelName, query: LogQuery) {
+export async function messageLog(
+  deps: StatsDeps,
+  accountId: number,
+  zone: Zone,
+  channel: ChannelName,
+  query: LogQuery,
+  language: Language,
+) {
   if (query.status !== undefined && !(MESSAGE_STATUSES as readonly string[]).includes(query.status))
     throw invalidField('status', { key: 'stats.unknownStatus', params: { value: query.status } });
   const filter: q.LogFilter = { accountId, channel: CHANNEL[channel] };
@@ -198,15 +214,19 @@ export async function messageLog(deps: StatsDeps, accountId: number, zone: Zone,
     q.cappedLogCount(deps.db, filter),
     q.logPage(deps.db, filter, query.size, (query.page - 1) * query.size),
   ]);
-  return { total: Math.min(count, LOG_COUNT_CAP), capped: count > LOG_COUNT_CAP, items: rows.map(logEntry) };
+  return {
+    total: Math.min(count, LOG_COUNT_CAP),
+    capped: count > LOG_COUNT_CAP,
+    items: rows.map((row) => logEntry(row, language)),
+  };
 }
 
-export async function logMessage(deps: StatsDeps, accountId: number, channel: ChannelName, id: number) {
+export async function logMessage(deps: StatsDeps, accountId: number, channel: ChannelName, id: number, language: Language) {
   const row = await q.findLogMessage(deps.db, accountId, CHANNEL[channel], id);
   if (!row) throw notFound();
   const events = await q.messageHistory(deps.db, accountId, id);
   return {
-    ...logEntry(row),
+    ...logEntry(row, language),
     channel: row.channel,
     history: [
       // The message was created unsent; the ledger records only the moves after that.
@@ -214,7 +234,7 @@ export async function logMessage(deps: StatsDeps, accountId: number, channel: Ch
       ...events.map((event) => ({
         status: event.status,
         at: Number(event.at),
-        detail: event.detail,
+        detail: detailText(event.detail, language),
         configId: event.config_id === null ? null : Number(event.config_id),
         providerConfig: event.config_name,
       })),

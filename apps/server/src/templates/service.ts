@@ -1,6 +1,8 @@
 /** Templates, their categories and the account's variables; HTML upload, preview and test send. */
+
 import type { MultipartFile } from '@fastify/multipart';
 import { type ChannelCategory, type ErrorKey, isEmail, isPhone, isValidTemplateName, smsSegments } from '@herald/shared';
+import { detail } from '@herald/shared/message-details';
 import type { OutgoingEmail, OutgoingSms } from '../channels/types.js';
 import { type Db, isUniqueViolation } from '../db/database.js';
 import { AppError, type FieldFailure, invalidField, invalidFields, notFound } from '../http/errors.js';
@@ -456,7 +458,7 @@ export async function testSend(deps: TemplatesDeps, accountId: number, name: str
     return {
       accepted: result?.accepted ?? false,
       providerMessageId: result?.providerMessageId ?? null,
-      error: result?.accepted ? null : (result?.error ?? 'the provider gave no answer'),
+      error: result?.accepted ? null : (result?.error ?? detail('details.noAnswer')),
     };
   } catch (error) {
     return { accepted: false, providerMessageId: null, error: (error as Error).message };

@@ -101,6 +101,19 @@ describe('message log', () => {
     expect((await get(owner, '/api/data/messages/sms')).json().total).toBe(2);
   });
 
+  it("gives Herald's own status details in the reader's language", async () => {
+    const [id] = await insertMessages(
+      t.database.db,
+      emails(owner.accountId, ['waiting@example.com'], { nextAttemptAt: Date.now() + 3_600_000 }),
+    );
+    await t.database.db.updateTable('messages').set({ detail: 'day limit reached' }).where('id', '=', id!).execute();
+    const page = (await get(owner, '/api/data/messages/email?recipient=waiting@example.com', 'uk')).json();
+    expect(page.items[0].providerMessage).toBe('вичерпано денний ліміт');
+    const english = (await get(owner, '/api/data/messages/email?recipient=waiting@example.com')).json();
+    expect(english.items[0].providerMessage).toBe('day limit reached');
+    await t.database.db.deleteFrom('messages').where('id', '=', id!).execute();
+  });
+
   it('filters by status, recipient, date range, config and campaign', async () => {
     expect((await get(owner, '/api/data/messages/email?status=unsent')).json().total).toBe(5);
     const byRecipient = (await get(owner, '/api/data/messages/email?recipient=sent7@example.com')).json();

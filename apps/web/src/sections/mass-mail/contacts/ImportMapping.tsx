@@ -296,7 +296,10 @@ export function ImportMapping({ details, onStarted, onAnotherFile }: ImportMappi
           {t('import.mapping.previewTitle')}
         </Typography.Title>
         <Typography.Paragraph type="secondary" style={{ marginBottom: 12 }}>
-          {t('import.mapping.previewHelp', { rows: IMPORT_PREVIEW_ROWS, columns: preview.columnCount })}
+          {t('import.mapping.previewHelp', {
+            rows: Math.min(IMPORT_PREVIEW_ROWS, preview.rows.length),
+            columns: preview.columnCount,
+          })}
         </Typography.Paragraph>
         {mappingProblem && (
           <Alert type="error" showIcon data-testid="import-mapping-problem" style={{ marginBottom: 12 }} title={mappingProblem} />
