@@ -227,6 +227,11 @@ class SmppChannel implements Channel {
   /** Submitted parts by sequence number, in send order, so the first is the oldest unanswered. */
   private readonly inFlight = new Map<number, Part>();
   private readonly partIds = new Map<string, string>();
+  /**
+   * A multi-part message's parts still awaiting their delivered receipt, by its first part's id; 0 once one part was
+   * reported undelivered, so the later parts' receipts change nothing.
+   */
+  private readonly partsAwaited = new Map<string, number>();
   private concatRef = 0;
   private corked = false;
   private tokens: number;
@@ -561,6 +566,10 @@ class SmppChannel implements Channel {
     }
     const primary = message.ids[0]!;
     for (const id of message.ids.slice(1)) this.rememberPart(id, primary);
+    if (message.ids.length > 1) {
+      this.partsAwaited.set(primary, message.ids.length);
+      if (this.partsAwaited.size > MAX_PART_IDS) this.partsAwaited.delete(this.partsAwaited.keys().next().value!);
+    }
     message.resolve({ id: message.id, accepted: true, providerMessageId: primary, parts: message.parts });
   }
 
@@ -584,7 +593,27 @@ class SmppChannel implements Channel {
       if (report.status !== 'unknown') this.partIds.delete(report.providerMessageId);
       report.providerMessageId = primary;
     }
-    this.context.onDeliveryReport?.(report);
+    if (this.wholeMessageReport(report)) this.context.onDeliveryReport?.(report);
+  }
+
+  /**
+   * A multi-part message is delivered once every part is, and undelivered as soon as one part is not: a part's
+   * receipt is passed on only when it settles the whole message.
+   */
+  private wholeMessageReport(report: DeliveryReport): boolean {
+    const awaited = this.partsAwaited.get(report.providerMessageId);
+    if (awaited === undefined || report.status === 'unknown') return true;
+    if (awaited === 0) return false;
+    if (report.status === 'undelivered') {
+      this.partsAwaited.set(report.providerMessageId, 0);
+      return true;
+    }
+    if (awaited > 1) {
+      this.partsAwaited.set(report.providerMessageId, awaited - 1);
+      return false;
+    }
+    this.partsAwaited.delete(report.providerMessageId);
+    return true;
   }
 
   /** Watchdog for unanswered connects, binds, submits and enquire_links, and the enquire_link heartbeat. */

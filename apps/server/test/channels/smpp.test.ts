@@ -220,6 +220,28 @@ describe('delivery receipts', () => {
     ]);
   });
 
+  it('reports a concatenated message delivered once every part is, and undelivered at its first failed part', async () => {
+    const smscServer = await smsc();
+    const reports: DeliveryReport[] = [];
+    const channel = open(smscServer, {}, reports);
+    const [whole] = await channel.send([sms(1, CYRILLIC_300)]);
+    const parts = smscServer.submits.slice(-5).map((submit) => submit.messageId!);
+    for (const part of parts.slice(0, 4)) await smscServer.sendReceipt({ messageId: part });
+    // Four parts of five arrived: the message is not delivered yet.
+    expect(reports).toEqual([]);
+    await smscServer.sendReceipt({ messageId: parts[4]! });
+    expect(reports).toEqual([expect.objectContaining({ providerMessageId: whole!.providerMessageId, status: 'delivered' })]);
+
+    reports.length = 0;
+    const [broken] = await channel.send([sms(2, CYRILLIC_300)]);
+    const brokenParts = smscServer.submits.slice(-5).map((submit) => submit.messageId!);
+    await smscServer.sendReceipt({ messageId: brokenParts[0]! });
+    await smscServer.sendReceipt({ messageId: brokenParts[1]!, stat: 'UNDELIV', err: '001' });
+    for (const part of brokenParts.slice(2)) await smscServer.sendReceipt({ messageId: part });
+    // The failed part settles it; the later delivered parts do not turn it delivered.
+    expect(reports).toEqual([expect.objectContaining({ providerMessageId: broken!.providerMessageId, status: 'undelivered' })]);
+  });
+
   it('parses receipt texts and TLVs', () => {
     const text = 'id:0a1b sub:001 dlvrd:001 submit date:2611051200 done date:2611051201 stat:DELIVRD err:000 text:stat:UNDELIV';
     expect(parseDeliveryReceipt(text, {}, 7)).toEqual({
