@@ -64,6 +64,8 @@ interface Routed {
   /** The last temporary failure, and the config it came from (the message's history names it). */
   transientError: { error: string; configId: number } | null;
   limitSpent: 'day' | 'month' | null;
+  /** Configs that failed it before the one it is at (failover), for its history. */
+  passedOver?: { configId: number; detail: string }[];
   /** Set on the pass through the other channel: where it goes, and what the message's own channel ended in. */
   fallback?: { channel: string; recipient: string; outcome: Transition };
 }
@@ -343,6 +345,11 @@ export class Dispatcher {
         item.cursor += 1;
         (item.cursor < item.candidates.length ? next : exhausted).push(item);
       };
+      // A config that failed it: the next one is tried, and its history will say why this one did not take it.
+      const passOver = (item: Routed, failure: { configId: number; detail: string }) => {
+        if (item.cursor + 1 < item.candidates.length) item.passedOver = [...(item.passedOver ?? []), failure];
+        advance(item);
+      };
       const byConfig = new Map<number, Routed[]>();
       for (const item of pending) {
         const id = item.candidates[item.cursor]!.id;
@@ -419,21 +426,23 @@ export class Dispatcher {
                     detail: item.fallback ? (item.fallback.outcome.detail ?? null) : null,
                     attempts: item.message.attempts + 1,
                     ...(item.fallback ? { channel: item.fallback.channel, recipient: item.fallback.recipient } : {}),
+                    ...(item.passedOver ? { passedOver: item.passedOver } : {}),
                   });
                   item.content = null;
                   continue;
                 }
                 // A batch can outlast minutes at a slow provider: breakers and backoffs count from the failure itself.
                 if (!result.recipientFault) this.health.failed(configId, Math.max(now, Date.now()));
+                const failure = { configId, detail: result.error ?? 'refused' };
                 if (result.transient) {
                   item.transientError = { error: result.error ?? 'temporary failure', configId };
-                  advance(item);
+                  passOver(item, failure);
                   continue;
                 }
                 // A config refusing what is not the recipient's fault (its sender, its credentials) may be alone in
                 // it: the next config is tried, and with none left a temporary failure seen on the way is retried.
                 if (!result.recipientFault && (item.cursor + 1 < item.candidates.length || item.transientError !== null)) {
-                  advance(item);
+                  passOver(item, failure);
                   continue;
                 }
                 item.content = null;
@@ -443,6 +452,7 @@ export class Dispatcher {
                   configId,
                   detail: result.error ?? 'refused',
                   attempts: item.message.attempts + 1,
+                  ...(item.passedOver ? { passedOver: item.passedOver } : {}),
                 };
                 if (item.fallback) written.push(this.fallbackFailed(item.fallback, refusal.detail!));
                 else refused.push(refusal);
@@ -634,12 +644,17 @@ export class Dispatcher {
   /** Every candidate was tried: retry later after a transient failure, wait for the limit, or wait out a failing provider. */
   private settleExhausted(item: Routed, now: number): Transition {
     const attempts = item.message.attempts + 1;
+    // The failures on the way, less the one this outcome names itself.
+    const passed = item.passedOver?.filter(
+      (failure) => failure.configId !== item.transientError?.configId || failure.detail !== item.transientError.error,
+    );
+    const history = passed?.length ? { passedOver: passed } : {};
     if (item.transientError !== null) {
       const { error } = item.transientError;
       // The config that failed it, on its own channel (a fallback's config is of the other channel).
       const configId = item.fallback ? undefined : item.transientError.configId;
       return attempts >= MAX_ATTEMPTS
-        ? { message: item.message, to: 'failed', configId, detail: error, attempts }
+        ? { message: item.message, to: 'failed', configId, detail: error, attempts, ...history }
         : {
             message: item.message,
             to: 'resending',
@@ -647,6 +662,7 @@ export class Dispatcher {
             detail: error,
             attempts,
             nextAttemptAt: now + retryDelay(attempts),
+            ...history,
           };
     }
     if (item.limitSpent !== null) {
@@ -655,6 +671,7 @@ export class Dispatcher {
         to: 'unsent',
         detail: LIMIT_WAIT_DETAILS[item.limitSpent],
         nextAttemptAt: nextPeriodStart(now, item.limitSpent),
+        ...history,
       };
     }
     // Due again when the first of its configs' circuit breakers closes, not a whole open period after this batch.
@@ -664,6 +681,7 @@ export class Dispatcher {
       to: 'unsent',
       detail: detail('details.allFailing'),
       nextAttemptAt: Math.max(now + BREAKER_RETRY_MIN_MS, reopens),
+      ...history,
     };
   }
 

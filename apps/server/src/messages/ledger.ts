@@ -41,6 +41,8 @@ export interface Transition {
   /** Sent through the other channel (fallback): the channel and the address it actually went to. */
   channel?: string;
   recipient?: string;
+  /** Configs that failed it on the way to this outcome (failover), for its history. */
+  passedOver?: readonly { configId: number; detail: string }[];
 }
 
 type RollupKey = string;
@@ -287,6 +289,16 @@ export async function applyTransitions(db: Db, transitions: readonly Transition[
           const counted = { ...t.message, templateId: updated.get(t.message.id) ?? null };
           countInto(deltas, counted, t.message.configId, t.message.status, -1);
           countInto(deltas, t.channel === undefined ? counted : { ...counted, channel: t.channel }, configId, t.to, +1);
+          for (const passed of t.passedOver ?? []) {
+            events.push({
+              message_id: t.message.id,
+              account_id: t.message.accountId,
+              status: 'processing',
+              config_id: passed.configId,
+              detail: passed.detail,
+              at: now,
+            });
+          }
           // Lease bookkeeping (processing and back) is not history a user needs to read.
           if (t.to !== 'processing' && !(t.message.status === 'processing' && t.to === 'unsent')) {
             events.push({

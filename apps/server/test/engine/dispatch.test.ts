@@ -135,6 +135,21 @@ describe('dispatch', () => {
     const used = await t.database.db.selectFrom('messages').select('config_id').where('account_id', '=', accountId).execute();
     expect(used.every((row) => Number(row.config_id) === live)).toBe(true);
     expect(sink.messages.length - before).toBe(3);
+    // Each message's history says why the first config did not take it, before the second sent it.
+    const history = await t.database.db
+      .selectFrom('message_events')
+      .select(['message_id', 'status', 'config_id', 'detail'])
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .execute();
+    expect(history).toHaveLength(6);
+    const byMessage = new Map<number, typeof history>();
+    for (const event of history)
+      byMessage.set(Number(event.message_id), [...(byMessage.get(Number(event.message_id)) ?? []), event]);
+    for (const [tried, sent] of byMessage.values()) {
+      expect(tried).toMatchObject({ status: 'processing', config_id: dead, detail: expect.stringMatching(/ECONNREFUSED/) });
+      expect(sent).toMatchObject({ status: 'sent', config_id: live });
+    }
   });
 
   it('fails over when a config refuses the sender for good and opens its breaker; a recipient refused for good stays failed', async () => {
