@@ -306,3 +306,24 @@ test('template variables: add, refuse a bad name, edit and delete in place', asy
   await page.locator('.ant-popconfirm').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByTestId('template-variables-empty')).toBeVisible();
 });
+
+test('templates: leaving a new template with unsaved input asks first, and staying keeps it', async ({
+  page,
+  request,
+  context,
+  baseURL,
+}) => {
+  await signedIn(request, context, baseURL!);
+  await page.goto('/dashboard');
+  await page.goto('/templates/create');
+  await page.getByTestId('template-name').fill('half-written');
+  await page.getByTestId('tab-/dashboard').click();
+  const dialog = page.locator('.ant-modal-confirm');
+  await expect(dialog).toContainText('Leave without saving?');
+  await dialog.getByRole('button', { name: 'Stay' }).click();
+  await expect(page).toHaveURL(/\/templates\/create$/);
+  await expect(page.getByTestId('template-name')).toHaveValue('half-written');
+  await page.getByTestId('tab-/dashboard').click();
+  await page.getByTestId('unsaved-leave').click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+});

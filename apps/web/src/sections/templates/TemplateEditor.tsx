@@ -34,6 +34,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../api/http';
 import { PageSpinner } from '../../ui/PageSpinner';
+import { useUnsavedChanges } from '../../ui/useUnsavedChanges';
 import { showSubmitError } from '../configs/formErrors';
 import {
   CATEGORIES_KEY,
@@ -134,6 +135,7 @@ function EditorForm({
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<FormValues>();
+  const unsaved = useUnsavedChanges();
   const categories = useQuery(categoriesQuery);
   const [initial] = useState(() => initialValues(mode, template, defaultCategory));
   /** What is stored under the name being edited, as of the last load or save. */
@@ -256,6 +258,7 @@ function EditorForm({
       const saved = mode === 'edit' ? await templatesApi.replace(sourceName, body) : await templatesApi.create(body);
       void queryClient.invalidateQueries({ queryKey: [...TEMPLATES_KEY, 'list'] });
       void queryClient.invalidateQueries({ queryKey: CATEGORIES_KEY });
+      unsaved.markSaved();
       message.success(t(mode === 'edit' ? 'editor.saved' : 'editor.created', { name: saved.name }));
       if (mode !== 'edit') navigate('/templates/list');
       else if (saved.name !== sourceName) navigate(`/templates/edit/${encodeURIComponent(saved.name)}`, { replace: true });
@@ -342,6 +345,7 @@ function EditorForm({
             form={form}
             layout="vertical"
             initialValues={initial}
+            onValuesChange={unsaved.markDirty}
             requiredMark
             data-testid="template-form"
             scrollToFirstError={{ block: 'center' }}
