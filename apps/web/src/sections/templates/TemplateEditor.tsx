@@ -267,9 +267,12 @@ function EditorForm({
       showSubmitError(form, error, (field) =>
         field === 'name' || field === 'newName'
           ? ['name']
-          : (['channel', 'categoryId', ...PARTS] as string[]).includes(field)
-            ? [field]
-            : undefined,
+          : // A part's own problem list already shows what the server found in it, with its position.
+            (PARTS as readonly string[]).includes(field) && problemsOf(field as TemplatePart).length > 0
+            ? undefined
+            : (['channel', 'categoryId', ...PARTS] as string[]).includes(field)
+              ? [field]
+              : undefined,
       );
     } finally {
       setSaving(false);
