@@ -48,7 +48,7 @@ export interface SendMessageRequest {
    */
   sendAt?: string;
   /**
-   * The recipient's locale, kept with the message.
+   * The recipient's locale (a BCP 47 tag such as en-GB), kept with the message.
    */
   locale?: string;
 }
