@@ -27,6 +27,29 @@ test('sign up, log out, fail a log-in, then log in', async ({ page }) => {
   await expectDashboard(page);
 });
 
+test('a language picked on the login page wins over the one saved on the account, and is saved', async ({ page, request }) => {
+  const email = uniqueEmail('lang');
+  const signup = await request.post('/api/data/users', {
+    data: { email, password: PASSWORD, timeZone: { id: '001', offset: -12 } },
+  });
+  const { token } = (await signup.json()) as { token: string };
+  const saved = await request.post('/api/data/users/change-language', {
+    headers: { 'X-Token': token },
+    data: { language: 'ru' },
+  });
+  expect(saved.status()).toBe(200);
+
+  await page.goto('/login');
+  await page.getByTestId('language-option-uk').click();
+  await page.getByTestId('login-username').fill(email);
+  await page.getByTestId('login-password').fill(PASSWORD);
+  await page.getByTestId('login-submit').click();
+  await expectDashboard(page);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'uk');
+  const me = await request.get('/api/data/users', { headers: { 'X-Token': token } });
+  expect(((await me.json()) as { language: string }).language).toBe('uk');
+});
+
 test('signup refuses a weak password with the spec message', async ({ page }) => {
   await page.goto('/signup');
   await page.getByTestId('signup-email').fill(uniqueEmail('weak'));

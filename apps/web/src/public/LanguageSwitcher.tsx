@@ -4,6 +4,7 @@ import { Button, Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { getPresenter } from '../api/http';
 import { changeLanguage, currentLanguage } from '../i18n';
+import { rememberChosenLanguage } from '../session/session';
 
 export function LanguageSwitcher() {
   // useTranslation re-renders this on every language change, so reading the current one here stays fresh.
@@ -12,6 +13,7 @@ export function LanguageSwitcher() {
 
   async function choose(next: Language) {
     await changeLanguage(next);
+    rememberChosenLanguage(next);
     // `t` is bound to the language this render used; the confirmation speaks the new one.
     getPresenter().message.success(t('languageChanged', { lng: next }));
   }

@@ -63,6 +63,13 @@ function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
 
+/** A language picked on a public page before signing in, kept for the sign-in that follows (in this tab). */
+const CHOSEN_LANGUAGE_KEY = 'herald-chosen-language';
+
+export function rememberChosenLanguage(language: Language): void {
+  sessionStorage.setItem(CHOSEN_LANGUAGE_KEY, language);
+}
+
 async function fetchUser(): Promise<UserInfo> {
   setState({ ...state, token: getToken(), status: 'loading' });
   try {
@@ -70,8 +77,16 @@ async function fetchUser(): Promise<UserInfo> {
     if (typeof user !== 'object' || user === null) throw new Error(i18n.t('session:userInfoMissing'));
     if (!Array.isArray(user.roles) || user.roles.length === 0) throw new Error(i18n.t('session:rolesMissing'));
     setState({ token: getToken(), user, roles: user.roles, status: 'ready' });
-    // The language saved on the account wins over this browser's cookie.
-    if (isLanguage(user.language) && user.language !== currentLanguage()) await changeLanguage(user.language);
+    const chosen = sessionStorage.getItem(CHOSEN_LANGUAGE_KEY);
+    sessionStorage.removeItem(CHOSEN_LANGUAGE_KEY);
+    if (isLanguage(chosen)) {
+      // Picked on the login page just now: it becomes the account's language.
+      if (chosen !== user.language)
+        await http.post('/data/users/change-language', { language: chosen }, { silent: true }).catch(() => undefined);
+    } else if (isLanguage(user.language) && user.language !== currentLanguage()) {
+      // Otherwise the language saved on the account wins over this browser's cookie.
+      await changeLanguage(user.language);
+    }
     return user;
   } catch (error) {
     // A refused token needs no toast: signing out sends the guarded screens to /login.
