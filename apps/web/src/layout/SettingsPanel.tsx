@@ -29,12 +29,18 @@ export function SettingsPanel({ open, onClose }: { open: boolean; onClose: () =>
       </Typography.Title>
       <Row label={t('settings.themeColor')}>
         <ColorPicker
-          data-testid="settings-theme-color"
           value={settings.themeColor}
           disabledAlpha
           presets={[{ label: t('settings.presets'), colors: PRESET_COLORS }]}
           onChangeComplete={(color) => updateSettings({ themeColor: color.toHexString() })}
-        />
+        >
+          {/* A button, so the picker is reached by keyboard and named to screen readers. */}
+          <Button
+            data-testid="settings-theme-color"
+            aria-label={t('settings.themeColor')}
+            style={{ background: settings.themeColor, width: 32 }}
+          />
+        </ColorPicker>
       </Row>
       <Row label={t('settings.size')}>
         <Segmented<InterfaceSize>

@@ -16,8 +16,17 @@ function toItems(routes: readonly ResolvedRoute[], t: (key: string) => string): 
       const children = toItems(route.children, t);
       const label = t(route.title);
       const icon = route.icon ? ROUTE_ICONS[route.icon] : undefined;
-      if (children.length > 0) return { key: route.fullPath, icon, label, children };
-      return { key: route.fullPath, icon, label: <span data-testid={`menu-${route.fullPath}`}>{label}</span> };
+      // A title shows the whole name where the 210 px sidebar cuts a long one (Russian, Ukrainian).
+      if (children.length > 0) return { key: route.fullPath, icon, label: <span title={label}>{label}</span>, children };
+      return {
+        key: route.fullPath,
+        icon,
+        label: (
+          <span data-testid={`menu-${route.fullPath}`} title={label}>
+            {label}
+          </span>
+        ),
+      };
     });
 }
 

@@ -4,6 +4,7 @@ import { Alert, Button, Card, Collapse, Descriptions, Empty, Flex, Skeleton, Tag
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useIsMobile } from '../../layout/useIsMobile';
 import { SearchBox } from '../../ui/SearchBox';
 import { CodeBlock } from './CodeBlock';
 import { MethodTag, OperationView } from './OperationView';
@@ -68,6 +69,7 @@ export interface ApiReferenceProps {
 
 export function ApiReference({ document, loading, error, onRetry }: ApiReferenceProps) {
   const { t } = useTranslation('documentation');
+  const mobile = useIsMobile();
   const [search, setSearch] = useState('');
   const deferredSearch = useDeferredValue(search.trim());
   const origin = window.location.origin;
@@ -91,66 +93,72 @@ export function ApiReference({ document, loading, error, onRetry }: ApiReference
             {document && <Tag>{t('api.version', { version: document.info.version })}</Tag>}
           </Flex>
           <Typography.Paragraph style={{ margin: 0, maxWidth: 820 }}>{t('api.description')}</Typography.Paragraph>
-          <Descriptions
-            size="small"
-            column={1}
-            bordered
-            items={[
-              {
-                key: 'base',
-                label: t('api.baseUrl'),
-                children: <Typography.Text code copyable>{`${origin}/api/v1`}</Typography.Text>,
-              },
-              {
-                key: 'auth',
-                label: t('api.authentication'),
-                children: (
-                  <Flex vertical gap={4}>
-                    <span>
-                      <Typography.Text code>Authorization: Bearer hk_…</Typography.Text> {t('api.authOr')}{' '}
-                      <Typography.Text code>X-Api-Key: hk_…</Typography.Text>
-                    </span>
-                    <Typography.Text type="secondary">{t('api.authHint')}</Typography.Text>
-                  </Flex>
-                ),
-              },
-              {
-                key: 'idempotency',
-                label: t('api.idempotency'),
-                children: t('api.idempotencyHint'),
-              },
-              {
-                key: 'errors',
-                label: t('api.errors'),
-                children: (
-                  <Typography.Text code>{'{ statusCode, key, message, fields: [{ field, key, message }] }'}</Typography.Text>
-                ),
-              },
-              {
-                key: 'webhooks',
-                label: t('api.webhooks'),
-                children: (
-                  <Flex vertical gap={8}>
-                    <span>{t('api.webhooksHint')}</span>
-                    <Typography.Text code>
-                      {'X-Herald-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">'}
-                    </Typography.Text>
-                    <CodeBlock code={WEBHOOK_PYTHON} testId="webhook-python" />
-                  </Flex>
-                ),
-              },
-              {
-                key: 'key',
-                label: t('api.yourKey'),
-                children: (
-                  <Flex vertical gap={4}>
-                    <ApiKeyField />
-                    <Typography.Text type="secondary">{t('tryIt.keyHint')}</Typography.Text>
-                  </Flex>
-                ),
-              },
-            ]}
-          />
+          {/* A code sample wider than a phone scrolls inside the summary, not the page. */}
+          <div style={{ overflowX: 'auto', maxWidth: '100%' }}>
+            <Descriptions
+              size="small"
+              column={1}
+              bordered
+              // On a phone each label sits above its value, and long values wrap instead of widening the page.
+              layout={mobile ? 'vertical' : 'horizontal'}
+              styles={{ content: { overflowWrap: 'anywhere' } }}
+              items={[
+                {
+                  key: 'base',
+                  label: t('api.baseUrl'),
+                  children: <Typography.Text code copyable>{`${origin}/api/v1`}</Typography.Text>,
+                },
+                {
+                  key: 'auth',
+                  label: t('api.authentication'),
+                  children: (
+                    <Flex vertical gap={4}>
+                      <span>
+                        <Typography.Text code>Authorization: Bearer hk_…</Typography.Text> {t('api.authOr')}{' '}
+                        <Typography.Text code>X-Api-Key: hk_…</Typography.Text>
+                      </span>
+                      <Typography.Text type="secondary">{t('api.authHint')}</Typography.Text>
+                    </Flex>
+                  ),
+                },
+                {
+                  key: 'idempotency',
+                  label: t('api.idempotency'),
+                  children: t('api.idempotencyHint'),
+                },
+                {
+                  key: 'errors',
+                  label: t('api.errors'),
+                  children: (
+                    <Typography.Text code>{'{ statusCode, key, message, fields: [{ field, key, message }] }'}</Typography.Text>
+                  ),
+                },
+                {
+                  key: 'webhooks',
+                  label: t('api.webhooks'),
+                  children: (
+                    <Flex vertical gap={8}>
+                      <span>{t('api.webhooksHint')}</span>
+                      <Typography.Text code>
+                        {'X-Herald-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">'}
+                      </Typography.Text>
+                      <CodeBlock code={WEBHOOK_PYTHON} testId="webhook-python" />
+                    </Flex>
+                  ),
+                },
+                {
+                  key: 'key',
+                  label: t('api.yourKey'),
+                  children: (
+                    <Flex vertical gap={4}>
+                      <ApiKeyField />
+                      <Typography.Text type="secondary">{t('tryIt.keyHint')}</Typography.Text>
+                    </Flex>
+                  ),
+                },
+              ]}
+            />
+          </div>
           <Flex gap={8} wrap>
             <Link to="/integration/keys">
               <Button type="primary" icon={<KeyOutlined />} data-testid="documentation-create-key">

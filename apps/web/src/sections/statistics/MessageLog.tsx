@@ -1,5 +1,5 @@
 /** Message log of one channel (the route says which): filtered, paged by the server, with each message's history in a drawer. */
-import { BarChartOutlined } from '@ant-design/icons';
+import { BarChartOutlined, SearchOutlined } from '@ant-design/icons';
 import { LOG_COUNT_CAP, MAX_REPORT_DAYS, MESSAGE_STATUSES, type MessageStatus } from '@herald/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Flex, Input, Select, Tooltip, Typography } from 'antd';
@@ -105,6 +105,7 @@ export default function MessageLog({ channel }: { channel: StatisticsChannel }) 
         <Select<MessageStatus>
           allowClear
           data-testid="log-status"
+          aria-label={t('log.columns.status')}
           placeholder={t('log.allStatuses')}
           style={{ width: 240 }}
           value={status}
@@ -114,8 +115,10 @@ export default function MessageLog({ channel }: { channel: StatisticsChannel }) 
         <Input.Search
           allowClear
           data-testid="log-recipient"
+          aria-label={t('log.columns.recipient')}
           placeholder={t(`log.recipientPlaceholder.${channel}`)}
           style={{ width: 260 }}
+          enterButton={<Button icon={<SearchOutlined />} aria-label={t('log.columns.recipient')} />}
           onSearch={(value) => firstPage(setRecipient)(value.trim())}
         />
         <DatePicker.RangePicker
@@ -127,6 +130,7 @@ export default function MessageLog({ channel }: { channel: StatisticsChannel }) 
         <Select<number>
           allowClear
           data-testid="log-config"
+          aria-label={t('log.columns.config')}
           placeholder={t('log.allConfigs')}
           style={{ width: 200 }}
           value={configId}
@@ -139,6 +143,7 @@ export default function MessageLog({ channel }: { channel: StatisticsChannel }) 
           allowClear
           showSearch={{ optionFilterProp: 'label' }}
           data-testid="log-campaign"
+          aria-label={t('log.columns.campaign')}
           placeholder={t('log.allCampaigns')}
           style={{ width: 220 }}
           value={campaignId}

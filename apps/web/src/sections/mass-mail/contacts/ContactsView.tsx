@@ -424,7 +424,8 @@ export function ContactsView() {
                   data-testid="contacts-search"
                   prefix={<SearchOutlined />}
                   placeholder={t('view.search')}
-                  style={{ width: 300 }}
+                  aria-label={t('view.search')}
+                  style={{ width: 'min(300px, 100%)' }}
                   value={searchText}
                   onChange={(event) => {
                     setSearchText(event.target.value);
@@ -435,6 +436,7 @@ export function ContactsView() {
                 <Select<ContactStatus>
                   allowClear
                   data-testid="contacts-status-filter"
+                  aria-label={t('fields.status')}
                   placeholder={t('view.allStatuses')}
                   style={{ width: 180 }}
                   value={filter.status}
@@ -451,7 +453,9 @@ export function ContactsView() {
                         {t('view.attribute')}
                       </Space>
                     }
-                    style={{ width: 180 }}
+                    aria-label={t('view.attribute')}
+                    // Narrower on a phone, so the pair fits a 390 px screen.
+                    style={{ width: 'min(180px, 40vw)' }}
                     value={filter.attribute}
                     disabled={current.attributeNames.length === 0}
                     options={current.attributeNames.map((name) => ({ value: name, label: name }))}
@@ -464,7 +468,8 @@ export function ContactsView() {
                     allowClear
                     data-testid="contacts-attribute-value"
                     placeholder={t('view.attributeValue')}
-                    style={{ width: 200 }}
+                    aria-label={t('view.attributeValue')}
+                    style={{ width: 'min(200px, 50vw)' }}
                     disabled={!filter.attribute}
                     value={attributeValue}
                     onChange={(event) => {
