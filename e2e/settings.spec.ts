@@ -182,6 +182,8 @@ async function startHeraldWithSso(issuer: string, clientId: string, clientSecret
 test('single sign-on: the login page offers it only when configured, and the whole code flow ends signed in', async ({
   page,
 }) => {
+  // It starts an identity provider and a second Herald of its own: ~20 s on an idle machine.
+  test.setTimeout(60_000);
   await page.goto('/login');
   await expect(page.getByTestId('login-submit')).toBeVisible();
   await expect(page.getByTestId('login-sso')).toHaveCount(0);
