@@ -259,3 +259,23 @@ test('contacts import: bad files are refused, a running import survives a reload
   await expect(page.getByTestId('contacts-table').locator('.ant-table-row')).toHaveCount(1);
   await expect(page.getByTestId('contact-row-kept@example.com')).toContainText('Kept');
 });
+
+test('on a phone a contact list with its filters fits the screen, with no sideways scrolling', async ({
+  page,
+  request,
+  context,
+  baseURL,
+}) => {
+  const { token } = await signedIn(request, context, baseURL!);
+  const list = await request.post('/api/data/contact-lists', { headers: { 'X-Token': token }, data: { name: 'Phone list' } });
+  const { id } = (await list.json()) as { id: number };
+  await request.post(`/api/data/contact-lists/${id}/contacts`, {
+    headers: { 'X-Token': token },
+    data: { email: 'phone-reader@example.com', name: 'Phone reader' },
+  });
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  await page.goto(`/mass-mail/contacts/view/${id}`);
+  await expect(page.getByTestId('contacts-attribute-value')).toBeVisible();
+  await expect.poll(overflow).toBeLessThanOrEqual(0);
+});

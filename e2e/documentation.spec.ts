@@ -141,27 +141,3 @@ test('try-it sends a real message with the user’s API key and shows the 202 an
   await expect(fresh.getByTestId('try-it-status')).toContainText('401');
   await expect(fresh.getByTestId('try-it-response-body')).toContainText('apiKey.invalid');
 });
-
-test('on a phone the documentation and a contact list fit the screen, with no sideways scrolling', async ({
-  page,
-  request,
-  context,
-  baseURL,
-}) => {
-  const { token } = await signedIn(request, context, baseURL!);
-  const list = await request.post('/api/data/contact-lists', { headers: { 'X-Token': token }, data: { name: 'Phone list' } });
-  const { id } = (await list.json()) as { id: number };
-  await request.post(`/api/data/contact-lists/${id}/contacts`, {
-    headers: { 'X-Token': token },
-    data: { email: 'phone-reader@example.com', name: 'Phone reader' },
-  });
-  await page.setViewportSize({ width: 390, height: 844 });
-  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  await page.goto('/doc');
-  await expect(page.getByTestId('webhook-python')).toBeVisible();
-  // Measured once the screen has settled (its sections load one after the other).
-  await expect.poll(overflow).toBeLessThanOrEqual(0);
-  await page.goto(`/mass-mail/contacts/view/${id}`);
-  await expect(page.getByTestId('contacts-attribute-value')).toBeVisible();
-  await expect.poll(overflow).toBeLessThanOrEqual(0);
-});
