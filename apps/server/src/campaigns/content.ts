@@ -158,10 +158,14 @@ export class CampaignContent implements ContentResolver {
       timeZone: contact.time_zone,
       attributes: contact.attributes ? (JSON.parse(contact.attributes) as Record<string, unknown>) : {},
     };
+    const tracking = this.tracking;
     const output = this.compile(template)({
       contact: scope,
       vars: account.vars,
-      unsubscribe_url: this.tracking.unsubscribeUrl(id),
+      // Signed only when the template reads it: most SMS texts do not, and the HMAC is a fair share of their cost.
+      get unsubscribe_url() {
+        return tracking.unsubscribeUrl(id);
+      },
     });
     if (channel !== 'EMAIL') return { id, to: recipient, text: output.smsText };
     return this.tracking.decorate({
