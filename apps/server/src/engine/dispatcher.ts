@@ -23,6 +23,9 @@ const RETRY_MAX_MS = 60 * 60 * 1000;
 /** A message waiting for its configs' circuit breakers is not due again sooner than this. */
 const BREAKER_RETRY_MIN_MS = 1000;
 
+/** The present moment of a batch that began at `batchStart` (tests start one later than the clock): backoffs and breakers count from it. */
+const timeInBatch = (batchStart: number) => Math.max(batchStart, Date.now());
+
 /** 30 s, 1 min, 2 min … capped at an hour. */
 export function retryDelay(attempts: number): number {
   return Math.min(RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1), RETRY_MAX_MS);
@@ -319,7 +322,7 @@ export class Dispatcher {
     undeliverable.push(...refused);
     const transitions: Transition[] = [];
     for (const item of exhausted) {
-      const settled = this.settleExhausted(item, Math.max(now, Date.now()));
+      const settled = this.settleExhausted(item, timeInBatch(now));
       (settled.to === 'failed' ? undeliverable : transitions).push(settled);
     }
     transitions.push(...(await this.fallBack(undeliverable, book, now)));
@@ -360,7 +363,7 @@ export class Dispatcher {
       await Promise.all(
         [...byConfig.entries()].map(async ([configId, items]) => {
           const config = items[0]!.candidates[items[0]!.cursor]!;
-          if (!this.health.allows(configId, Math.max(now, Date.now()))) {
+          if (!this.health.allows(configId, timeInBatch(now))) {
             items.forEach(advance);
             return;
           }
@@ -432,7 +435,7 @@ export class Dispatcher {
                   continue;
                 }
                 // A batch can outlast minutes at a slow provider: breakers and backoffs count from the failure itself.
-                if (!result.recipientFault) this.health.failed(configId, Math.max(now, Date.now()));
+                if (!result.recipientFault) this.health.failed(configId, timeInBatch(now));
                 const failure = { configId, detail: result.error ?? 'refused' };
                 if (result.transient) {
                   item.transientError = { error: result.error ?? 'temporary failure', configId };
@@ -605,7 +608,7 @@ export class Dispatcher {
     const { exhausted, refused } = await this.route(pending, now, now);
     written.push(...refused);
     for (const item of exhausted) {
-      const settled = this.settleExhausted(item, Math.max(now, Date.now()));
+      const settled = this.settleExhausted(item, timeInBatch(now));
       written.push(settled.to === 'failed' ? this.fallbackFailed(item.fallback!, settled.detail ?? 'failed') : settled);
     }
     return written;

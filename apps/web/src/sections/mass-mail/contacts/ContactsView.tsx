@@ -33,7 +33,7 @@ import {
   theme,
 } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { type HTMLAttributes, useRef, useState } from 'react';
+import { type HTMLAttributes, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../../api/http';
@@ -176,6 +176,7 @@ export function ContactsView() {
     clearTimeout(searchTimer.current);
     searchTimer.current = setTimeout(() => applyFilter({ ...filter, search: text.trim() || undefined }), pause);
   };
+  useEffect(() => () => clearTimeout(searchTimer.current), []);
 
   const openDrawer = (contact?: Contact) => setDrawer((previous) => ({ open: true, key: previous.key + 1, contact }));
 
