@@ -186,12 +186,21 @@ export interface SmppTimings {
 
 interface PendingMessage {
   id: number;
-  ids: string[];
+  /** Each part's provider id, by part; null until the provider takes it. */
+  ids: (string | null)[];
+  /** The concatenation reference of a multi-part text. */
+  reference: number | null;
   parts: number;
   accepted: number;
   remaining: number;
   failure?: { error: string; transient: boolean; recipientFault?: boolean };
   resolve(result: SendResult): void;
+}
+
+interface SplitText {
+  fields: Record<string, unknown>[];
+  reference: number | null;
+  ids: (string | null)[];
 }
 
 interface Part {
@@ -262,7 +271,7 @@ class SmppChannel implements Channel {
   }
 
   async send(messages: OutgoingMessage[]): Promise<SendResult[]> {
-    const prepared: { sms: OutgoingSms; fields: Record<string, unknown>[] }[] = [];
+    const prepared: { sms: OutgoingSms; split: SplitText }[] = [];
     const immediate = new Map<number, SendResult>();
     for (const message of messages) {
       if ('subject' in message) {
@@ -270,7 +279,7 @@ class SmppChannel implements Channel {
       } else if (message.text === '') {
         immediate.set(message.id, { id: message.id, accepted: false, error: 'empty text' });
       } else {
-        prepared.push({ sms: message, fields: this.partFields(message) });
+        prepared.push({ sms: message, split: this.partFields(message) });
       }
     }
     if (prepared.length > 0 && !(await this.waitForBind())) {
@@ -279,18 +288,19 @@ class SmppChannel implements Channel {
       prepared.length = 0;
     }
     const pending = prepared.map(
-      ({ sms, fields }) =>
+      ({ sms, split: { fields, reference, ids } }) =>
         new Promise<SendResult>((resolve) => {
           const message: PendingMessage = {
             id: sms.id,
-            ids: [],
+            ids,
+            reference,
             parts: fields.length,
             accepted: 0,
-            remaining: fields.length,
+            remaining: ids.filter((id) => id === null).length,
             resolve,
           };
           fields.forEach((partFields, index) => {
-            this.queue.push({ message, index, fields: partFields, sentAt: 0 });
+            if (ids[index] === null) this.queue.push({ message, index, fields: partFields, sentAt: 0 });
           });
         }),
     );
@@ -336,18 +346,29 @@ class SmppChannel implements Channel {
     return Math.max(1, (this.settings.messagesPerSecond ?? 0) / 10);
   }
 
-  /** One submit_sm field set per part; parts of a long text share a concatenation reference. */
-  private partFields(sms: OutgoingSms): Record<string, unknown>[] {
+  /**
+   * One submit_sm field set per part; parts of a long text share a concatenation reference. A text some of whose
+   * parts were taken before keeps their reference, so the handset joins the parts sent now to those.
+   */
+  private partFields(sms: OutgoingSms): SplitText {
     const gsm = isGsm7(sms.text);
     const dataCoding = (gsm ? 0x00 : 0x08) | (this.settings.flash ? 0x10 : 0x00);
     const destination = sms.to.startsWith('+') ? sms.to.slice(1) : sms.to;
     const chunks = splitSms(sms.text);
-    if (chunks.length === 1) return [this.submitFields(destination, 0, dataCoding, encodeText(sms.text, gsm))];
-    this.concatRef = (this.concatRef + 1) & 0xff;
-    return chunks.map((chunk, index) => {
-      const udh = Buffer.from([...UDH_CONCAT_HEADER, this.concatRef, chunks.length, index + 1]);
-      return this.submitFields(destination, ESM_CLASS_UDHI, dataCoding, Buffer.concat([udh, encodeText(chunk, gsm)]));
-    });
+    if (chunks.length === 1) {
+      return { fields: [this.submitFields(destination, 0, dataCoding, encodeText(sms.text, gsm))], reference: null, ids: [null] };
+    }
+    const earlier = sms.partsSent?.ids.length === chunks.length ? sms.partsSent : undefined;
+    if (!earlier) this.concatRef = (this.concatRef + 1) & 0xff;
+    const reference = earlier?.reference ?? this.concatRef;
+    return {
+      fields: chunks.map((chunk, index) => {
+        const udh = Buffer.from([...UDH_CONCAT_HEADER, reference, chunks.length, index + 1]);
+        return this.submitFields(destination, ESM_CLASS_UDHI, dataCoding, Buffer.concat([udh, encodeText(chunk, gsm)]));
+      }),
+      reference,
+      ids: earlier ? [...earlier.ids] : chunks.map(() => null),
+    };
   }
 
   private submitFields(destination: string, esmClass: number, dataCoding: number, shortMessage: Buffer): Record<string, unknown> {
@@ -561,13 +582,16 @@ class SmppChannel implements Channel {
     if (failure && !message.failure) message.failure = failure;
     if (--message.remaining > 0) return;
     if (message.failure) {
-      message.resolve({ id: message.id, accepted: false, parts: message.accepted, ...message.failure });
+      const { reference, ids } = message;
+      const partsSent = reference !== null && ids.some((id) => id !== null) ? { partsSent: { reference, ids } } : {};
+      message.resolve({ id: message.id, accepted: false, parts: message.accepted, ...message.failure, ...partsSent });
       return;
     }
-    const primary = message.ids[0]!;
-    for (const id of message.ids.slice(1)) this.rememberPart(id, primary);
-    if (message.ids.length > 1) {
-      this.partsAwaited.set(primary, message.ids.length);
+    const ids = message.ids as string[];
+    const primary = ids[0]!;
+    for (const id of ids.slice(1)) this.rememberPart(id, primary);
+    if (ids.length > 1) {
+      this.partsAwaited.set(primary, ids.length);
       if (this.partsAwaited.size > MAX_PART_IDS) this.partsAwaited.delete(this.partsAwaited.keys().next().value!);
     }
     message.resolve({ id: message.id, accepted: true, providerMessageId: primary, parts: message.parts });

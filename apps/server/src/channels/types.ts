@@ -41,6 +41,14 @@ export interface OutgoingSms {
   /** E.164 phone number. */
   to: string;
   text: string;
+  /** Parts of this text a provider already took in an earlier attempt: only the others are sent again. */
+  partsSent?: SmsPartsSent;
+}
+
+/** A concatenated SMS part-way through: its concatenation reference and each part's provider id (null: not taken). */
+export interface SmsPartsSent {
+  reference: number;
+  ids: (string | null)[];
 }
 
 export type OutgoingMessage = OutgoingEmail | OutgoingSms;
@@ -60,6 +68,8 @@ export interface SendResult {
    * provider: it is retried like any other, but does not count against the config's health.
    */
   recipientFault?: boolean;
+  /** A concatenated SMS some of whose parts the provider took before it refused another: what a retry must not resend. */
+  partsSent?: SmsPartsSent;
 }
 
 export interface VerifyResult {

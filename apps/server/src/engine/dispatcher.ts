@@ -4,7 +4,7 @@
  * A message is `sent` only after its provider accepted it.
  */
 import { detail } from '@herald/shared/message-details';
-import type { DeliveryReport, OutgoingMessage, SendResult } from '../channels/types.js';
+import type { DeliveryReport, OutgoingMessage, SendResult, SmsPartsSent } from '../channels/types.js';
 import { type Db, type Dialect, inIds } from '../db/database.js';
 import { GroupCommit } from '../lib/group-commit.js';
 import { applyTransitions, type LedgerMessage, type Transition } from '../messages/ledger.js';
@@ -25,6 +25,12 @@ const BREAKER_RETRY_MIN_MS = 1000;
 
 /** The present moment of a batch that began at `batchStart` (tests start one later than the clock): backoffs and breakers count from it. */
 const timeInBatch = (batchStart: number) => Math.max(batchStart, Date.now());
+
+/** What a provider already took of the message's long SMS, for the transition that sends it back to waiting. */
+function partsSentOf(item: Routed): Pick<Transition, 'smsPartsSent'> {
+  const partsSent = item.content && 'partsSent' in item.content ? item.content.partsSent : undefined;
+  return partsSent ? { smsPartsSent: JSON.stringify(partsSent) } : {};
+}
 
 /** 30 s, 1 min, 2 min … capped at an hour. */
 export function retryDelay(attempts: number): number {
@@ -434,6 +440,8 @@ export class Dispatcher {
                   item.content = null;
                   continue;
                 }
+                // What the provider took of a long SMS is not sent again, on the next config or at the retry.
+                if (result.partsSent && item.content) item.content = { ...item.content, partsSent: result.partsSent };
                 // A batch can outlast minutes at a slow provider: breakers and backoffs count from the failure itself.
                 if (!result.recipientFault) this.health.failed(configId, timeInBatch(now));
                 const failure = { configId, detail: result.error ?? 'refused' };
@@ -539,8 +547,8 @@ export class Dispatcher {
   private withoutStopped(chunk: Routed[], stopped: Set<number>, written: Transition[], now: number): Routed[] {
     return chunk.filter((item) => {
       if (item.message.campaignId === null || !stopped.has(item.message.campaignId)) return true;
+      written.push({ message: item.message, to: 'unsent', nextAttemptAt: now, ...partsSentOf(item) });
       item.content = null;
-      written.push({ message: item.message, to: 'unsent', nextAttemptAt: now });
       return false;
     });
   }
@@ -564,7 +572,11 @@ export class Dispatcher {
           });
           continue;
         }
-        item.content = outcome.message;
+        const { smsPartsSent } = item.message;
+        item.content =
+          smsPartsSent && !('subject' in outcome.message)
+            ? { ...outcome.message, partsSent: JSON.parse(smsPartsSent) as SmsPartsSent }
+            : outcome.message;
       }
       ready.push(item);
     }
@@ -651,7 +663,7 @@ export class Dispatcher {
     const passed = item.passedOver?.filter(
       (failure) => failure.configId !== item.transientError?.configId || failure.detail !== item.transientError.error,
     );
-    const history = passed?.length ? { passedOver: passed } : {};
+    const history = { ...(passed?.length ? { passedOver: passed } : {}), ...partsSentOf(item) };
     if (item.transientError !== null) {
       const { error } = item.transientError;
       // The config that failed it, on its own channel (a fallback's config is of the other channel).

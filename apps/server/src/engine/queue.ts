@@ -17,6 +17,8 @@ export interface ClaimedMessage extends LedgerMessage {
   routeConfigId: number | null;
   attempts: number;
   locale: string | null;
+  /** JSON SmsPartsSent of an earlier attempt that a provider took in part. */
+  smsPartsSent: string | null;
 }
 
 export interface QueueOptions {
@@ -45,6 +47,7 @@ const CLAIMED_COLUMNS = [
   'route_config_id',
   'attempts',
   'locale',
+  'sms_parts_sent',
 ] as const;
 
 /** Lanes in the order they are claimed: 0 is the priority lane (the API's), 1 bulk (campaigns). */
@@ -107,6 +110,7 @@ export class DbQueue {
           routeConfigId: row.route_config_id === null ? null : Number(row.route_config_id),
           attempts: Number(row.attempts),
           locale: row.locale,
+          smsPartsSent: row.sms_parts_sent,
         };
         countInto(deltas, message, message.configId, row.status, -1);
         countInto(deltas, message, message.configId, 'processing', +1);

@@ -43,6 +43,8 @@ export interface Transition {
   recipient?: string;
   /** Configs that failed it on the way to this outcome (failover), for its history. */
   passedOver?: readonly { configId: number; detail: string }[];
+  /** JSON SmsPartsSent: the parts of a long SMS a provider took, which a retry must not send again. */
+  smsPartsSent?: string;
 }
 
 type RollupKey = string;
@@ -163,6 +165,7 @@ const OPTIONAL_COLUMNS = [
   ['nextAttemptAt', 'next_attempt_at', 'bigint'],
   ['channel', 'channel', 'text'],
   ['recipient', 'recipient', 'text'],
+  ['smsPartsSent', 'sms_parts_sent', 'text'],
 ] as const;
 
 /** Transitions per UPDATE: a few thousand bound values, well under either database's limit. */

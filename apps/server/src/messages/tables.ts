@@ -27,6 +27,8 @@ export interface MessagesTable {
   /** The provider's words or Herald's reason for the current status. */
   detail: string | null;
   locale: string | null;
+  /** JSON SmsPartsSent: the parts of a long SMS a provider took before it refused the rest; what a retry skips. */
+  sms_parts_sent: string | null;
   created_at: number;
   updated_at: number;
 }

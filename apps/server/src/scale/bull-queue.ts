@@ -188,6 +188,7 @@ export class BullDispatch {
           routeConfigId: row.route_config_id === null ? null : Number(row.route_config_id),
           attempts: Number(row.attempts),
           locale: row.locale,
+          smsPartsSent: row.sms_parts_sent,
         }),
       )
       .sort((a, b) => a.id - b.id);

@@ -163,6 +163,38 @@ describe('submit_sm', () => {
     ]);
   });
 
+  it('sends again only the parts of a long text the SMSC did not take, under the same concatenation reference', async () => {
+    let throttled = false;
+    const smscServer = await smsc({
+      submitStatus: (pdu) => {
+        const sequence = (pdu.short_message as { udh?: Buffer[] }).udh?.[0]?.[4];
+        if (sequence !== 2 || throttled) return 0;
+        throttled = true;
+        return 0x58;
+      },
+    });
+    const channel = open(smscServer);
+    const [first] = await channel.send([sms(1, CYRILLIC_300)]);
+    const [taken1, , taken3, taken4, taken5] = smscServer.submits.map((submit) => submit.messageId ?? null);
+    const reference = (smscServer.submits[0]!.pdu.short_message as { udh: Buffer[] }).udh[0]![2]!;
+    expect(first).toEqual({
+      id: 1,
+      accepted: false,
+      parts: 4,
+      error: 'submit_sm_resp ESME_RTHROTTLED (0x58)',
+      transient: true,
+      recipientFault: false,
+      partsSent: { reference, ids: [taken1, null, taken3, taken4, taken5] },
+    });
+    // Another message in between takes the next reference; the retry keeps its own.
+    await channel.send([sms(2, CYRILLIC_300)]);
+    smscServer.submits.length = 0;
+    const [retry] = await channel.send([{ ...sms(1, CYRILLIC_300), partsSent: first!.partsSent! }]);
+    expect(smscServer.submits).toHaveLength(1);
+    expect([...(smscServer.submits[0]!.pdu.short_message as { udh: Buffer[] }).udh[0]!]).toEqual([0x00, 0x03, reference, 5, 2]);
+    expect(retry).toEqual({ id: 1, accepted: true, providerMessageId: taken1, parts: 5 });
+  });
+
   it('keeps at most windowSize submit_sm in flight across concurrent sends and delivers 1,000 messages exactly once', async () => {
     const smscServer = await smsc({ responseDelayMs: 20 });
     const messages = Array.from({ length: 1000 }, (_, i) =>

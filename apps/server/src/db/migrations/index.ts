@@ -20,6 +20,7 @@ import { waitingByCampaign } from './0017_waiting_by_campaign.js';
 import { configPace } from './0018_config_pace.js';
 import { limitHolds } from './0019_limit_holds.js';
 import { anonymousFeedback } from './0020_anonymous_feedback.js';
+import { smsPartsSent } from './0021_sms_parts_sent.js';
 
 export const migrations: Record<string, PortableMigration> = {
   '0001_accounts': accounts,
@@ -42,4 +43,5 @@ export const migrations: Record<string, PortableMigration> = {
   '0018_config_pace': configPace,
   '0019_limit_holds': limitHolds,
   '0020_anonymous_feedback': anonymousFeedback,
+  '0021_sms_parts_sent': smsPartsSent,
 };
