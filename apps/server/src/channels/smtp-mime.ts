@@ -94,7 +94,8 @@ export function writeMime(email: MimeEmail, date = new Date()): Buffer {
   if (parts.length > 1) {
     sequence += 1;
     const boundary = `--_herald_${PROCESS_TAG}_${sequence.toString(36)}`;
-    head += `Content-Type: multipart/alternative; boundary="${boundary}"\r\n\r\n`;
+    // Folded: the boundary grows with the process's message count, and the line must stay within 78 characters.
+    head += `Content-Type: multipart/alternative;\r\n boundary="${boundary}"\r\n\r\n`;
     for (const part of parts) part.head = `--${boundary}\r\n${part.head}`;
     closing = `--${boundary}--\r\n`;
   }

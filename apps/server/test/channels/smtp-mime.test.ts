@@ -21,6 +21,8 @@ function parts(raw: string): { headers: string; body: string }[] {
 
 describe('writeMime', () => {
   it('writes both bodies, non-ASCII included, in base64 lines that SMTP carries unchanged', () => {
+    // Deep into a long-running process: its counters (in ids and boundaries) have grown.
+    for (let i = 0; i < 50_000; i++) newMessageId(from.address);
     const text = `Привіт, Олено! ${'Знижка 20% на все. '.repeat(40)}`;
     const html = `<p>Привіт, <b>Олено</b></p>${'<a href="https://herald.test/c">Купити</a>'.repeat(60)}`;
     const raw = writeMime({ from, to, subject: 'Новини тижня', text, html, messageId: newMessageId(from.address) }).toString(
