@@ -86,6 +86,13 @@ function numberFrom(value: string | undefined, fallback: number, name: string): 
 
 const MAX_ENGINE_THREADS = 16;
 
+function portFrom(value: string | undefined): number {
+  const port = numberFrom(value, 3000, 'PORT');
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error(`PORT must be a whole number from 1 to 65535, got "${value}"`);
+  return port;
+}
+
 function threadCountFrom(value: string): number {
   const count = Number(value);
   if (!Number.isInteger(count) || count < 1 || count > MAX_ENGINE_THREADS)
@@ -108,7 +115,7 @@ function secretFrom(value: string | undefined, dataDir: string): Buffer {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = numberFrom(env.PORT, 3000, 'PORT');
+  const port = portFrom(env.PORT);
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   return {
     port,

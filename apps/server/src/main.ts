@@ -20,7 +20,11 @@ async function main(): Promise<void> {
     console.error(`usage: herald [${ROLES.join('|')}]`);
     process.exit(2);
   }
-  const config = loadConfig();
+  // Processes of a scale-out share encrypted provider secrets: a key made up on one machine is unreadable on the others.
+  if (role !== 'serve' && process.env.DATABASE_URL && !process.env.HERALD_SECRET) {
+    refuse(`herald ${role} on PostgreSQL needs HERALD_SECRET, the same in every process (see README, Running at scale).`);
+  }
+  const config = loadConfigOrRefuse();
   const sqliteFile = path.join(config.dataDir, 'herald.db');
   // On SQLite one process owns the data directory; a second `serve` would hand back the live one's leases.
   const lock = config.databaseUrl ? undefined : lockDataDir(config.dataDir);
@@ -29,7 +33,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const database = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile });
-  await migrateToLatest(database);
+  await migrateToLatest(database).catch((error: Error) => refuse(error.message));
 
   const app = await buildApp({
     config,
@@ -44,6 +48,14 @@ async function main(): Promise<void> {
     recoverLeases: lock !== null,
   });
 
+  // Herald listens before it makes the first account: a port it cannot take must not swallow the one-time password.
+  if (role !== 'worker') {
+    await app.listen({ port: config.port, host: config.host }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') refuse(`PORT ${config.port} is in use by another program: stop it, or set another PORT.`);
+      if (error.code === 'EACCES') refuse(`PORT ${config.port} needs privileges this user lacks: choose a port above 1023.`);
+      throw error;
+    });
+  }
   const admin = await createFirstAdmin(database.db);
   if (admin) {
     if (config.seed)
@@ -75,8 +87,21 @@ async function main(): Promise<void> {
     app.log.info({ queue }, 'worker started');
     return;
   }
-  await app.listen({ port: config.port, host: config.host });
   app.log.info({ role, queue: role === 'api' ? undefined : queue }, `Herald console: ${config.publicUrl}`);
+}
+
+/** Stops a start that cannot work, saying why in one line (no stack: nothing is wrong with Herald). */
+function refuse(message: string): never {
+  console.error(`Herald cannot start: ${message}`);
+  process.exit(1);
+}
+
+function loadConfigOrRefuse() {
+  try {
+    return loadConfig();
+  } catch (error) {
+    return refuse((error as Error).message);
+  }
 }
 
 main().catch((error) => {

@@ -23,7 +23,9 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
     ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
   }).migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
-  if (error || failed) {
-    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  if (failed) throw new Error(`migration ${failed.migrationName} failed: ${String(error)}`);
+  if (error) {
+    const where = handle.dialect === 'postgres' ? 'the PostgreSQL database of DATABASE_URL' : 'the SQLite file in DATA_DIR';
+    throw new Error(`cannot migrate ${where}: ${String(error)}`);
   }
 }

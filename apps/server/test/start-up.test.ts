@@ -1,0 +1,116 @@
+/**
+ * `herald serve | api | worker` refuses a start that cannot work with one line naming the setting, and never spends
+ * the first start's one-time password on a start that fails.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TEST_DB } from './helpers/app.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const dataDirs: string[] = [];
+const servers: Server[] = [];
+
+afterAll(async () => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+function newDataDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'herald-start-'));
+  dataDirs.push(dir);
+  return dir;
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs Herald until it exits, or until it prints `until` (then stops it). */
+function run(role: string, env: Record<string, string>, until?: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts'), role],
+      {
+        cwd: repoRoot,
+        env: {
+          ...process.env,
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+          HERALD_SEED: '0',
+          DATABASE_URL: '',
+          HERALD_SECRET: '',
+          ...env,
+        },
+      },
+    );
+    const out = { stdout: '', stderr: '' };
+    child.stdout.on('data', (chunk) => {
+      out.stdout += chunk;
+      if (until && out.stdout.includes(until)) child.kill('SIGTERM');
+    });
+    child.stderr.on('data', (chunk) => {
+      out.stderr += chunk;
+    });
+    child.on('exit', (code) => resolve({ code, ...out }));
+  });
+}
+
+async function takenPort(): Promise<number> {
+  const server = createServer();
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as { port: number }).port;
+}
+
+describe.skipIf(TEST_DB !== 'sqlite')('starting Herald', () => {
+  it('refuses a port out of range in one line, and keeps the first account for the start that works', {
+    timeout: 60_000,
+  }, async () => {
+    const dataDir = newDataDir();
+    const refused = await run('serve', { PORT: '70000', DATA_DIR: dataDir });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toBe('Herald cannot start: PORT must be a whole number from 1 to 65535, got "70000"');
+    expect(refused.stdout).not.toContain('password');
+
+    const port = await takenPort();
+    const busy = await run('serve', { PORT: String(port), DATA_DIR: dataDir });
+    expect(busy.code).toBe(1);
+    expect(busy.stderr.trim()).toBe(
+      `Herald cannot start: PORT ${port} is in use by another program: stop it, or set another PORT.`,
+    );
+    expect(busy.stdout).not.toContain('password');
+
+    const started = await run('serve', { PORT: String(port + 1), DATA_DIR: dataDir }, 'shown once');
+    expect(started.stdout).toMatch(/Herald first start: an admin account was created\.\n\s+e-mail: +\S+\n\s+password: +\S+/);
+  });
+
+  it('refuses an api or worker process on PostgreSQL without the shared HERALD_SECRET', async () => {
+    for (const role of ['api', 'worker']) {
+      const refused = await run(role, { DATABASE_URL: 'postgres://127.0.0.1:1/none', DATA_DIR: newDataDir() });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.trim()).toBe(
+        `Herald cannot start: herald ${role} on PostgreSQL needs HERALD_SECRET, the same in every process (see README, Running at scale).`,
+      );
+    }
+  });
+
+  it('names the database it cannot reach', async () => {
+    const refused = await run('serve', {
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+      HERALD_SECRET: 'a'.repeat(64),
+      DATA_DIR: newDataDir(),
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^Herald cannot start: cannot migrate the PostgreSQL database of DATABASE_URL: Error: connect ECONNREFUSED 127\.0\.0\.1:1\n$/,
+    );
+  });
+});
