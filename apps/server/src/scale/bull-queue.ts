@@ -4,7 +4,9 @@
  * job (the batch's ids; the priority lane first). A worker takes a job, renews the lease of the messages still
  * processing under that job's name, and sends them through the dispatcher. A job delivered again after its worker
  * stalled finds the messages already written as sent gone from that set; a job lost with Redis leaves leases that
- * run out, and those messages are leased and queued again.
+ * run out, and those messages are leased and queued again. The API's messages have a queue and a consumer of their
+ * own in every process, so a transactional message never waits behind campaign jobs, neither in Redis nor in a
+ * worker's busy job slots.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -17,6 +19,10 @@ import type { Dispatcher } from '../engine/dispatcher.js';
 import { type ClaimedMessage, DbQueue } from '../engine/queue.js';
 
 export const QUEUE_NAME = 'dispatch';
+/** The API's messages (no campaign): fed before campaigns' and consumed by workers of their own. */
+export const API_QUEUE_NAME = 'dispatch-api';
+/** API jobs one process sends at once, beside the campaign jobs. */
+const API_CONCURRENCY = 2;
 
 export interface DispatchJob {
   ids: number[];
@@ -46,7 +52,8 @@ function priorityOf(lane: number): number {
 
 export class BullDispatch {
   private readonly queue: Queue<DispatchJob>;
-  private worker: Worker<DispatchJob, { messages: number; worker: string }> | undefined;
+  private readonly apiQueue: Queue<DispatchJob>;
+  private readonly workers: Worker<DispatchJob, { messages: number; worker: string }>[] = [];
   private feeding: Promise<void> | undefined;
   private feederRunning = false;
   private wake: (() => void) | undefined;
@@ -62,7 +69,10 @@ export class BullDispatch {
     this.maxWaitingJobs = options.maxWaitingJobs ?? 16;
     this.pollMs = options.pollMs ?? 250;
     this.queue = new Queue<DispatchJob>(QUEUE_NAME, { connection: options.redis, prefix: options.prefix });
-    this.queue.on('error', (error) => options.log?.error({ err: error }, 'dispatch queue error'));
+    this.apiQueue = new Queue<DispatchJob>(API_QUEUE_NAME, { connection: options.redis, prefix: options.prefix });
+    for (const queue of [this.queue, this.apiQueue]) {
+      queue.on('error', (error) => options.log?.error({ err: error }, 'dispatch queue error'));
+    }
   }
 
   /** Runs the scheduler's feeding loop while `active()` says this process is the scheduler. */
@@ -94,8 +104,13 @@ export class BullDispatch {
    * Each job's batch is leased under an owner of its own, so a stale job can never send a message leased again since.
    */
   async feedOnce(now = Date.now()): Promise<number> {
+    // The API's first, whatever campaign jobs wait: a full campaign queue must not hold them back.
+    return (await this.feed(this.apiQueue, true, now)) + (await this.feed(this.queue, false, now));
+  }
+
+  private async feed(queue: Queue<DispatchJob>, apiOnly: boolean, now: number): Promise<number> {
     let queued = 0;
-    let waiting = await this.queue.count();
+    let waiting = await queue.count();
     while (waiting < this.maxWaitingJobs) {
       this.jobSequence += 1;
       const jobId = `${this.jobBase}-${this.jobSequence}`;
@@ -105,7 +120,7 @@ export class BullDispatch {
         dialect: 'postgres',
         owner,
         leaseMs: this.options.leaseMs,
-      }).claim(this.batchSize, now);
+      }).claim(this.batchSize, now, apiOnly);
       if (claimed.length === 0) break;
       const lanes = new Map<number, number[]>();
       for (const message of claimed) {
@@ -113,7 +128,7 @@ export class BullDispatch {
         if (ids) ids.push(message.id);
         else lanes.set(message.lane, [message.id]);
       }
-      await this.queue.addBulk(
+      await queue.addBulk(
         [...lanes.entries()].map(([lane, ids]) => ({
           name: `lane-${lane}`,
           data: { ids, owner },
@@ -133,26 +148,28 @@ export class BullDispatch {
     return queued;
   }
 
-  /** Consumes jobs in this process (herald worker, herald serve). */
+  /** Consumes jobs in this process (herald worker, herald serve): campaigns' and, beside them, the API's. */
   startConsuming(dispatcher: Dispatcher): void {
     const { concurrency = 4, log } = this.options;
-    this.worker = new Worker<DispatchJob, { messages: number; worker: string }>(
-      QUEUE_NAME,
-      (job) => this.consume(dispatcher, job),
-      {
+    for (const [name, slots] of [
+      [QUEUE_NAME, concurrency],
+      [API_QUEUE_NAME, API_CONCURRENCY],
+    ] as const) {
+      const worker = new Worker<DispatchJob, { messages: number; worker: string }>(name, (job) => this.consume(dispatcher, job), {
         connection: this.options.redis,
         prefix: this.options.prefix,
-        concurrency,
+        concurrency: slots,
         // A worker killed mid-job has it taken over by another within ~15 s; the ledger lease is the last resort.
         lockDuration: 10_000,
         stalledInterval: 5_000,
         maxStalledCount: 5,
-      },
-    );
-    this.worker.on('error', (error) => log?.error({ err: error }, 'dispatch worker error'));
-    this.worker.on('failed', (job, error) =>
-      log?.error({ err: error, jobId: job?.id }, 'dispatch job failed; its leases will run out and the messages return'),
-    );
+      });
+      worker.on('error', (error) => log?.error({ err: error }, 'dispatch worker error'));
+      worker.on('failed', (job, error) =>
+        log?.error({ err: error, jobId: job?.id }, 'dispatch job failed; its leases will run out and the messages return'),
+      );
+      this.workers.push(worker);
+    }
   }
 
   /**
@@ -214,7 +231,7 @@ export class BullDispatch {
     this.feederRunning = false;
     this.wake?.();
     await this.feeding;
-    await this.worker?.close();
-    await this.queue.close();
+    await Promise.all(this.workers.map((worker) => worker.close()));
+    await Promise.all([this.queue.close(), this.apiQueue.close()]);
   }
 }

@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMessages } from '../../src/messages/ledger.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
 import { waitFor } from '../helpers/wait.js';
-import { arrivals, providerConfig, type ScaleCluster, scaleSkipReason, startCluster } from './helpers.js';
+import {
+  arrivals,
+  campaignStatuses,
+  listOf,
+  providerConfig,
+  type ScaleCluster,
+  scaleSkipReason,
+  startCampaign,
+  startCluster,
+} from './helpers.js';
 
 const skipReason = await scaleSkipReason();
 if (skipReason) console.warn(`scale-mode limit tests skipped: ${skipReason}`);
@@ -109,6 +118,26 @@ describe.skipIf(skipReason !== undefined)('scale mode: limits shared by worker p
     console.log(`shared rate ${rate}/s over two workers: ${total} messages in ${spanMs} ms`);
     expect(times).toHaveLength(total);
     expect(spanMs).toBeGreaterThanOrEqual(((total - rate / 4) / rate) * 1000 * 0.9);
+  });
+
+  it("sends an API message within moments while campaign jobs fill every worker's slots", { timeout: 90_000 }, async () => {
+    const c = cluster!;
+    const { db } = c.t.database;
+    const configId = await providerConfig(c, {
+      name: 'Busy',
+      type: 'smtp',
+      settings: { host: '127.0.0.1', port: sink.port, security: 'none', senderEmail: 'news@herald.test', messagesPerSecond: 200 },
+    });
+    // 30 jobs of 200 at 200/s: both workers' 4 slots busy for seconds each, and the campaign queue full behind them.
+    const campaignId = await startCampaign(c, await listOf(c, 'bulk', 6000), configId, 'bulk');
+    await waitFor(async () => ((await campaignStatuses(c, campaignId)).sent ?? 0) >= 400, 30_000, 'the campaign sending');
+    const storedAt = Date.now();
+    await insertMessages(db, emails(c, 'urgent', 1, configId));
+    await waitFor(async () => arrivedAt.has('urgent0@example.com'), 30_000, 'the API message at the server');
+    const latency = arrivedAt.get('urgent0@example.com')! - storedAt;
+    await db.updateTable('campaigns').set({ state: 'cancelled' }).where('id', '=', campaignId).execute();
+    console.log(`an API message behind a busy campaign reached the server in ${latency} ms`);
+    expect(latency).toBeLessThan(1500);
   });
 
   it('sends each message once when a job outlasts the lease', { timeout: 90_000 }, async () => {
