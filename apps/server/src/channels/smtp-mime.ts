@@ -49,8 +49,9 @@ function formatAddress({ name, address }: MimeAddress): string {
   return SPECIALS.test(name) ? `"${name.replace(/(["\\])/g, '\\$1')}" <${address}>` : `${name} <${address}>`;
 }
 
+/** One header; line breaks in the value become spaces, or a value from outside could add headers of its own. */
 function header(name: string, value: string): string {
-  return `${foldLines(`${name}: ${value}`, LINE)}\r\n`;
+  return `${foldLines(`${name}: ${value.replace(/[\r\n]+/g, ' ')}`, LINE)}\r\n`;
 }
 
 const CRLF = 0x0d0a;

@@ -45,6 +45,20 @@ describe('writeMime', () => {
     }
   });
 
+  it('keeps line breaks in a subject or a name from adding headers', () => {
+    const raw = writeMime({
+      from,
+      to: { name: 'Eve\r\nBcc: spy@example.com', address: 'eve@example.com' },
+      subject: 'Hello\r\nBcc: evil@example.com\nX-Evil: 1\r\n\r\n<p>forged body</p>',
+      text: 'Hi',
+      messageId: '<1@herald.test>',
+    }).toString('latin1');
+    const head = raw.slice(0, raw.indexOf('\r\n\r\n'));
+    expect(head).not.toMatch(/^(Bcc|X-Evil):/im);
+    expect(head).toContain('Subject: Hello Bcc: evil@example.com X-Evil: 1 <p>forged body</p>');
+    expect(raw.slice(raw.indexOf('\r\n\r\n') + 4)).toBe(`${Buffer.from('Hi').toString('base64')}\r\n`);
+  });
+
   it('writes a single body without a multipart wrapper, ending on its last line', () => {
     const text = 'x'.repeat(57 * 3);
     const raw = writeMime({
