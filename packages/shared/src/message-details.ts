@@ -19,16 +19,31 @@ const FIXED = new Map<string, DetailKey>(
     .filter((key): key is DetailKey => key.startsWith('details.') && !ERRORS_EN[key].includes('{'))
     .map((key) => [ERRORS_EN[key], key]),
 );
-const UNOPENED = /^not opened within (\d+) h after the campaign finished$/;
 const FALLBACK = /^(.*); (EMAIL|SMS) fallback: (.*)$/s;
+
+/** Details with parameters, read back by a pattern made from their English text: each {name} matches its value. */
+const WITH_PARAMS = (Object.keys(ERRORS_EN) as ErrorKey[])
+  .filter(
+    (key): key is DetailKey => key.startsWith('details.') && key !== 'details.fallbackFailed' && ERRORS_EN[key].includes('{'),
+  )
+  .map((key) => {
+    const names: string[] = [];
+    const source = ERRORS_EN[key]
+      .split(/\{(\w+)\}/)
+      .map((piece, index) => {
+        if (index % 2 === 0) return piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        names.push(piece);
+        return '(.+?)';
+      })
+      .join('');
+    return { key, names, pattern: new RegExp(`^${source}$`) };
+  });
 
 /** A stored detail in `language`: Herald's own words translated, anything else unchanged. */
 export function detailText(stored: string | null, language: Language): string | null {
   if (stored === null || language === 'en') return stored;
   const fixed = FIXED.get(stored);
   if (fixed) return errorText(fixed, language);
-  const unopened = UNOPENED.exec(stored);
-  if (unopened) return errorText('details.unopened', language, { hours: unopened[1]! });
   const fallback = FALLBACK.exec(stored);
   if (fallback) {
     const [, own = '', channel = '', reason = ''] = fallback;
@@ -37,6 +52,10 @@ export function detailText(stored: string | null, language: Language): string | 
       channel,
       reason: detailText(reason, language) ?? reason,
     });
+  }
+  for (const { key, names, pattern } of WITH_PARAMS) {
+    const match = pattern.exec(stored);
+    if (match) return errorText(key, language, Object.fromEntries(names.map((name, index) => [name, match[index + 1]!])));
   }
   return stored;
 }

@@ -99,6 +99,9 @@ function cut(text: string, gsm: boolean, limit: number): string[] {
   return parts;
 }
 
+/** The most parts Herald sends one SMS as: 3,060 GSM-7 or 1,340 UCS-2 characters (Twilio stops at 1,600 characters). */
+export const SMS_MAX_PARTS = 20;
+
 /** The parts a text is sent as: [] for an empty text, [text] when it fits one SMS, else concatenated parts. */
 export function splitSms(text: string): string[] {
   if (text === '') return [];

@@ -18,6 +18,9 @@ describe('message details', () => {
       '550 5.1.1 No such user; резервный канал SMS: ни одна активная конфигурация не обслуживает этого получателя',
     );
     expect(detailText('submit_sm_resp ESME_RINVDSTADR (0x0B)', 'uk')).toBe('submit_sm_resp ESME_RINVDSTADR (0x0B)');
+    expect(detailText(detail('details.smsTooLong', { parts: 25, max: 20 }), 'ru')).toBe(
+      'SMS слишком длинное: частей — 25, можно не больше 20',
+    );
     expect(detailText(null, 'ru')).toBeNull();
   });
 });

@@ -27,8 +27,8 @@ const RESPONSE_TIMEOUT_MS = 10_000;
 const BIND_WAIT_MS = VERIFY_TIMEOUT_MS;
 /** Ids of second and later parts remembered for mapping their receipts to the message; the oldest go first. */
 const MAX_PART_IDS = 100_000;
-/** ESME_RMSGQFUL and ESME_RTHROTTLED: the SMSC is busy, the same message can succeed later. */
-const TRANSIENT_STATUSES = new Set([0x14, 0x58]);
+/** ESME_RSYSERR, ESME_RMSGQFUL and ESME_RTHROTTLED: the SMSC is failing or busy, the same message can succeed later. */
+const TRANSIENT_STATUSES = new Set([0x08, 0x14, 0x58]);
 /** ESME_RINVDSTADR, ESME_RINVDSTTON, ESME_RINVDSTNPI: the number is at fault, and another SMSC would refuse it too. */
 const RECIPIENT_STATUSES = new Set([0x0b, 0x50, 0x51]);
 /** Submitted parts kept at the head of the queue before it is compacted. */

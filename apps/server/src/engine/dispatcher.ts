@@ -3,6 +3,7 @@
  * failover order (filters, limits, health), send, and write every outcome through the ledger.
  * A message is `sent` only after its provider accepted it.
  */
+import { SMS_MAX_PARTS, splitSms } from '@herald/shared';
 import { detail } from '@herald/shared/message-details';
 import type { DeliveryReport, OutgoingMessage, SendResult, SmsPartsSent } from '../channels/types.js';
 import { type Db, type Dialect, inIds } from '../db/database.js';
@@ -571,6 +572,18 @@ export class Dispatcher {
             attempts: item.message.attempts + 1,
           });
           continue;
+        }
+        if ('text' in outcome.message && !('subject' in outcome.message)) {
+          const parts = splitSms(outcome.message.text).length;
+          if (parts > SMS_MAX_PARTS) {
+            written.push({
+              message: item.message,
+              to: 'failed',
+              detail: detail('details.smsTooLong', { parts, max: SMS_MAX_PARTS }),
+              attempts: item.message.attempts + 1,
+            });
+            continue;
+          }
         }
         const { smsPartsSent } = item.message;
         item.content =

@@ -3,13 +3,17 @@
  * stores what it is sent this way, and the message log finds a recipient however it is typed.
  */
 import { isEmail, isPhone } from '@herald/shared';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 export function emailRecipient(value: string): string | null {
   const address = value.trim().toLowerCase();
   return isEmail(address) ? address : null;
 }
 
+/** A number some country's numbering plan holds (as contacts' phones are checked), in E.164. */
 export function phoneRecipient(value: string): string | null {
   const compact = value.replace(/[\s().-]/g, '');
-  return isPhone(compact) ? (compact.startsWith('+') ? compact : `+${compact}`) : null;
+  if (!isPhone(compact)) return null;
+  const parsed = parsePhoneNumberFromString(compact.startsWith('+') ? compact : `+${compact}`);
+  return parsed?.isValid() ? parsed.number : null;
 }

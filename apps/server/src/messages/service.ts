@@ -5,7 +5,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import type { Language } from '@herald/shared';
+import { type Language, SMS_MAX_PARTS, splitSms } from '@herald/shared';
 import { detailText } from '@herald/shared/message-details';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/database.js';
@@ -118,12 +118,17 @@ function toNewMessage(
       if (!subject?.trim()) fail('content.subject', 'messages.contentMissing', { part: 'subject' });
       if (!html?.trim() && !text?.trim()) fail('content.html', 'messages.contentMissing', { part: 'html / text' });
     } else if (!text?.trim()) fail('content.text', 'messages.contentMissing', { part: 'text' });
+    else {
+      const parts = splitSms(text).length;
+      if (parts > SMS_MAX_PARTS) fail('content.text', 'messages.smsTooLong', { parts, max: SMS_MAX_PARTS });
+    }
     payload = JSON.stringify(item.channel === 'email' ? { subject, html, text } : { text });
   }
 
-  if (item.groupId !== undefined && found.groups.get(item.groupId) !== category)
+  if (item.groupId !== undefined && item.configId !== undefined) fail('configId', 'messages.routeConflict');
+  else if (item.groupId !== undefined && found.groups.get(item.groupId) !== category)
     fail('groupId', 'messages.unknownGroup', { id: item.groupId });
-  if (item.configId !== undefined && found.configs.get(item.configId) !== category)
+  else if (item.configId !== undefined && found.configs.get(item.configId) !== category)
     fail('configId', 'messages.unknownConfig', { id: item.configId });
 
   if (failures.length > 0 || to === null) return { failures };

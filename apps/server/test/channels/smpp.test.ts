@@ -132,14 +132,20 @@ describe('submit_sm', () => {
     expect(texts.join('')).toBe(CYRILLIC_300);
   });
 
-  it("reports refusals, with throttling and a full queue as transient and a bad number as the recipient's fault", async () => {
-    const statuses: Record<string, number> = { '380500000058': 0x58, '380500000014': 0x14, '380500000011': 0x0b };
+  it("reports refusals, with throttling, a full queue and a system error as transient and a bad number as the recipient's fault", async () => {
+    const statuses: Record<string, number> = {
+      '380500000058': 0x58,
+      '380500000014': 0x14,
+      '380500000011': 0x0b,
+      '380500000008': 0x08,
+    };
     const smscServer = await smsc({ submitStatus: (pdu) => statuses[String(pdu.destination_addr)] ?? 0 });
     const results = await open(smscServer).send([
       sms(1, 'a', '+380500000058'),
       sms(2, 'b', '+380500000014'),
       sms(3, 'c', '+380500000011'),
       sms(4, 'd'),
+      sms(5, 'e', '+380500000008'),
     ]);
     expect(results).toEqual([
       {
@@ -160,6 +166,7 @@ describe('submit_sm', () => {
         recipientFault: true,
       },
       { id: 4, accepted: true, providerMessageId: expect.any(String), parts: 1 },
+      { id: 5, accepted: false, parts: 0, error: 'submit_sm_resp ESME_RSYSERR (0x08)', transient: true, recipientFault: false },
     ]);
   });
 

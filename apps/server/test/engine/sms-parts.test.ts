@@ -2,6 +2,7 @@
  * A long SMS an SMSC took in part before it refused a part: the retry, or the next config of the group, sends only
  * the parts not taken, under the same concatenation reference, so the handset gets each part once.
  */
+import { SMS_MAX_PARTS } from '@herald/shared';
 import type smpp from 'smpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type TestApp } from '../helpers/app.js';
@@ -41,7 +42,7 @@ async function smscThrottlingPartTwoOnce(): Promise<SmppTestServer> {
   return server;
 }
 
-async function setUp(smscs: SmppTestServer[]) {
+async function setUp(smscs: SmppTestServer[], text = LONG_TEXT) {
   const { token, email } = await signUp(t.app);
   const accountId = await accountIdOf(t, email);
   const headers = { 'x-token': token };
@@ -74,7 +75,7 @@ async function setUp(smscs: SmppTestServer[]) {
       lane: 0,
       channel: 'SMS',
       recipient: '+380501234567',
-      payload: JSON.stringify({ text: LONG_TEXT }),
+      payload: JSON.stringify({ text }),
       routeGroupId: group.json().id as number,
     },
   ]);
@@ -83,6 +84,20 @@ async function setUp(smscs: SmppTestServer[]) {
 
 const messageRow = (id: number) =>
   t.database.db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+describe('a long SMS', () => {
+  it('fails without a part sent when it is longer than Herald sends', async () => {
+    const smsc = await startSmppServer({ systemId: 'herald', password: 'secret' });
+    servers.push(smsc);
+    const { id } = await setUp([smsc], 'y'.repeat(153 * SMS_MAX_PARTS + 1));
+    await dispatcherFor(t).runOnce();
+    expect(await messageRow(id)).toMatchObject({
+      status: 'failed',
+      detail: `the SMS is too long: ${SMS_MAX_PARTS + 1} parts, at most ${SMS_MAX_PARTS}`,
+    });
+    expect(smsc.submits).toHaveLength(0);
+  });
+});
 
 describe('a long SMS taken in part', () => {
   it('is retried with only the part the SMSC refused, and is sent once every part is taken', async () => {

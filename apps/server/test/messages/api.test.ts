@@ -197,6 +197,19 @@ describe('POST /api/v1/messages', () => {
     const phone = await post(account.send, { channel: 'sms', to: '12ab', content: { text: 'hi' } });
     expect(phone.statusCode).toBe(422);
     expect(phone.json().fields[0]).toMatchObject({ field: 'to', key: 'messages.invalidPhone' });
+    for (const impossible of ['+99999999999', '+1202555012399999']) {
+      const unassigned = await post(account.send, { channel: 'sms', to: impossible, content: { text: 'hi' } });
+      expect(unassigned.json().fields[0]).toMatchObject({ field: 'to', key: 'messages.invalidPhone' });
+    }
+    const tooLong = await post(account.send, { channel: 'sms', to: '+380501234567', content: { text: 'y'.repeat(40_000) } });
+    expect(tooLong.statusCode).toBe(422);
+    expect(tooLong.json().fields).toEqual([
+      { field: 'content.text', key: 'messages.smsTooLong', message: 'The SMS is too long: 262 parts, at most 20.' },
+    ]);
+    const twoRoutes = await post(account.send, { ...inline('a@example.com'), groupId: 1, configId: 1 });
+    expect(twoRoutes.json().fields).toEqual([
+      { field: 'configId', key: 'messages.routeConflict', message: 'Give groupId or configId, not both.' },
+    ]);
     const both = await post(account.send, { ...inline('a@example.com'), template: 'x' });
     expect(both.json().fields[0]).toMatchObject({ field: 'template', key: 'messages.templateOrContent' });
     const noSubject = await post(account.send, { channel: 'email', to: 'a@example.com', content: { html: '<p>x</p>' } });
