@@ -4,6 +4,7 @@
  * it gives up. It runs beside the sending engine, never inside it, so a slow receiver never holds up sending.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
 import type { Db, Dialect } from '../db/database.js';
 import { decryptSecret } from '../lib/crypto.js';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature.js';
@@ -210,18 +211,25 @@ export class WebhookDelivery {
     let next = 0;
     const work = async () => {
       while (next < queues.length) {
-        for (const row of queues[next++]!) await this.deliver(row, hookByAccount, messageById);
+        const queue = queues[next++]!;
+        for (const [index, row] of queue.entries()) {
+          if (await this.deliver(row, hookByAccount, messageById)) continue;
+          // An event to be retried holds back the message's later ones: they go after it.
+          await this.release(queue.slice(index + 1));
+          break;
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, queues.length) }, work));
     return rows.length;
   }
 
+  /** Delivers one event; answers false when it is to be retried. */
   private async deliver(
     row: DeliveryRow,
     hookByAccount: Map<number, { url: string; secret: string; enabled: number }>,
     messageById: Map<number, { channel: string; recipient: string }>,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const hook = hookByAccount.get(row.account_id);
     const live = hook !== undefined && hook.enabled === 1;
     const outcome: DeliveryOutcome = live
@@ -233,17 +241,38 @@ export class WebhookDelivery {
           this.timeoutMs,
         )
       : { ok: false, responseCode: null, error: 'the webhook was removed or disabled' };
-    await this.record(row, outcome, Date.now(), live);
+    const state = await this.record(row, outcome, Date.now(), live);
+    return state !== 'pending';
+  }
+
+  /** Gives claimed events back unattempted. */
+  private async release(rows: DeliveryRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.options.db
+      .updateTable('webhook_deliveries')
+      .set({ lease_until: null })
+      .where(
+        'id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .execute();
   }
 
   /** Writes one attempt's outcome: delivered, retried later, or given up. */
-  async record(row: DeliveryRow, outcome: DeliveryOutcome, now: number, retryable = true): Promise<void> {
+  async record(
+    row: DeliveryRow,
+    outcome: DeliveryOutcome,
+    now: number,
+    retryable = true,
+  ): Promise<'delivered' | 'failed' | 'pending'> {
     const attempts = row.attempts + 1;
     const givesUp = !outcome.ok && (!retryable || attempts >= MAX_DELIVERY_ATTEMPTS);
+    const state = outcome.ok ? 'delivered' : givesUp ? 'failed' : 'pending';
     await this.options.db
       .updateTable('webhook_deliveries')
       .set({
-        state: outcome.ok ? 'delivered' : givesUp ? 'failed' : 'pending',
+        state,
         attempts,
         response_code: outcome.responseCode,
         last_error: outcome.error,
@@ -253,17 +282,35 @@ export class WebhookDelivery {
       })
       .where('id', '=', row.id)
       .execute();
+    return state;
   }
 
   private async claim(now: number): Promise<DeliveryRow[]> {
     const { db, dialect } = this.options;
     return db.transaction().execute(async (trx) => {
       let query = trx
-        .selectFrom('webhook_deliveries')
+        .selectFrom('webhook_deliveries as d')
         .select(['id', 'account_id', 'type', 'message_id', 'status', 'previous_status', 'detail', 'at', 'attempts'])
         .where('state', '=', 'pending')
         .where('next_attempt_at', '<=', now)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        // One message's events in order: none goes while an earlier one waits for its retry or is out with another
+        // worker (an earlier one due now is claimed in this round, before it).
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('webhook_deliveries as earlier')
+                .select('earlier.id')
+                .whereRef('earlier.message_id', '=', 'd.message_id')
+                // A literal, as the partial index states it: SQLite uses the index only then.
+                .where(sql<boolean>`earlier.state = 'pending'`)
+                .whereRef('earlier.id', '<', 'd.id')
+                .where((inner) =>
+                  inner.or([inner('earlier.next_attempt_at', '>', now), inner('earlier.lease_until', '>=', now)]),
+                ),
+            ),
+          ),
+        )
         .orderBy('next_attempt_at')
         .orderBy('id')
         .limit(this.batchSize);

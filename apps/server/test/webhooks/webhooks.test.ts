@@ -188,6 +188,50 @@ describe('delivery', () => {
     ]);
   });
 
+  it("holds a message's later events back while an earlier one waits for its retry", async () => {
+    const { headers, accountId } = await apiUser();
+    receiver.secret = (await saveHook(headers, { url: receiver.url, enabled: true })).json().secret;
+    const id = await sentMessage(accountId);
+    const message = { id, accountId, campaignId: null, channel: 'SMS', createdAt: Date.now(), configId: null };
+    const worker = delivery({ retryBaseMs: 60_000 });
+    receiver.failNext(503);
+    await worker.runOnce();
+    // The receipt arrives while `sent` waits for its retry.
+    await applyTransitions(t.database.db, [{ message: { ...message, status: 'sent' }, to: 'delivered', detail: 'DELIVRD' }]);
+    await worker.runOnce();
+    await worker.runOnce(Date.now() + 30_000);
+    const received = () => receiver.events.filter((e) => e.body.messageId === id).map((e) => e.body.status);
+    expect(received()).toEqual([]);
+    expect((await deliveries(accountId)).map((d) => [d.status, d.state, Number(d.attempts)])).toEqual([
+      ['sent', 'pending', 1],
+      ['delivered', 'pending', 0],
+    ]);
+    await worker.runOnce(Date.now() + 61_000);
+    await worker.runOnce(Date.now() + 61_000);
+    expect(received()).toEqual(['sent', 'delivered']);
+  });
+
+  it('names the failover as the previous status of the outcome that followed it', async () => {
+    const { headers, accountId } = await apiUser();
+    receiver.secret = (await saveHook(headers, { url: receiver.url, enabled: true })).json().secret;
+    const [id] = await insertMessages(t.database.db, [
+      { accountId, campaignId: null, lane: 0, channel: 'SMS', recipient: '+380501234567', payload: '{"text":"hi"}' },
+    ]);
+    const message = { id: id!, accountId, campaignId: null, channel: 'SMS', createdAt: Date.now(), configId: null };
+    await applyTransitions(t.database.db, [{ message: { ...message, status: 'unsent' }, to: 'processing' }]);
+    await applyTransitions(t.database.db, [
+      {
+        message: { ...message, status: 'processing' },
+        to: 'sent',
+        passedOver: [{ configId: 1, detail: 'connect ECONNREFUSED' }],
+      },
+    ]);
+    expect((await deliveries(accountId)).map((d) => [d.previous_status, d.status])).toEqual([
+      ['unsent', 'processing'],
+      ['processing', 'sent'],
+    ]);
+  });
+
   it('keeps the delivery log 30 days and idempotency answers a day', async () => {
     // A database of its own: the purge relies on rows arriving in time order, which this test's old rows fake.
     const fresh = await createTestApp();

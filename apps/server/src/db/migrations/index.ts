@@ -21,6 +21,7 @@ import { configPace } from './0018_config_pace.js';
 import { limitHolds } from './0019_limit_holds.js';
 import { anonymousFeedback } from './0020_anonymous_feedback.js';
 import { smsPartsSent } from './0021_sms_parts_sent.js';
+import { webhookOrder } from './0022_webhook_order.js';
 
 export const migrations: Record<string, PortableMigration> = {
   '0001_accounts': accounts,
@@ -44,4 +45,5 @@ export const migrations: Record<string, PortableMigration> = {
   '0019_limit_holds': limitHolds,
   '0020_anonymous_feedback': anonymousFeedback,
   '0021_sms_parts_sent': smsPartsSent,
+  '0022_webhook_order': webhookOrder,
 };
