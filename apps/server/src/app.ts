@@ -298,12 +298,14 @@ export async function buildApp({
       config: { public: true },
       schema: {
         tags: ['system'],
-        summary: 'Server status',
+        summary: 'Server status: down (503) when the database, or in scale mode Redis, does not answer',
         response: { 200: Type.Object({ status: Type.Literal('up') }), 503: Type.Object({ status: Type.Literal('down') }) },
       },
     },
     async (_request, reply) =>
-      (await checkDatabase(db)) ? { status: 'up' as const } : reply.status(503).send({ status: 'down' as const }),
+      (await checkDatabase(db)) && (scale?.redisReachable() ?? true)
+        ? { status: 'up' as const }
+        : reply.status(503).send({ status: 'down' as const }),
   );
   app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 

@@ -35,12 +35,27 @@ export class ScaleMode {
   private subscriber: Redis | undefined;
   private wakePending = false;
   private rateFailing = false;
+  private redisLost = false;
 
   constructor(private readonly options: ScaleModeOptions) {
     this.commands = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
-    this.commands.on('error', () => {});
+    // Said once per outage: ioredis reports every reconnection attempt.
+    this.commands.on('error', (error) => {
+      if (!this.redisLost)
+        options.log?.error({ err: error }, 'Redis unreachable: this process reports itself down until it is back');
+      this.redisLost = true;
+    });
+    this.commands.on('ready', () => {
+      if (this.redisLost) options.log?.info('Redis reachable again');
+      this.redisLost = false;
+    });
     this.rate = new SharedRate(this.commands, options.prefix);
     this.wakeChannel = `${options.prefix}:wake`;
+  }
+
+  /** Whether this process reaches Redis (its jobs, the shared rate and wake-ups): the health check's second half. */
+  redisReachable(): boolean {
+    return this.commands.status === 'ready';
   }
 
   /** Waits for the config's shared rate; with Redis unreachable, each channel's own pacing is what remains. */
