@@ -346,4 +346,25 @@ test('pause, resume and cancel a sending campaign; a duplicate is scheduled from
   await expect(page.getByTestId('campaign-view').getByTestId('campaign-state')).toHaveAttribute('data-state', 'scheduled');
   await expect(page.getByTestId('campaign-settings')).toContainText('2030-01-15 09:30:00');
   await expect(page.getByTestId('campaign-counts')).toContainText('No messages yet');
+
+  // Edited while scheduled, it says that saving takes it off the schedule, and asks before a change is left unsaved.
+  await page.goto('/mass-mail/campaigns');
+  await page.getByTestId('campaign-row-Slow news again').getByTestId('campaign-edit').click();
+  const warning = page.getByTestId('wizard-unschedule-warning');
+  await expect(warning).toContainText('This campaign is scheduled for 2030-01-15 09:30.');
+  await page.getByTestId('wizard-next').click();
+  await page.getByTestId('wizard-name').fill('Slow news, later');
+  await page.getByRole('button', { name: 'All campaigns' }).click();
+  await page.getByRole('button', { name: 'Stay' }).click();
+  await expect(page).toHaveURL(/\/mass-mail\/campaigns\/create\?id=\d+$/);
+  for (let step = 0; step < 4; step++) await page.getByTestId('wizard-next').click();
+  await expect(warning).toContainText('Taken off its schedule (2030-01-15 09:30)');
+  const edited = (await client.get<{ items: Campaign[] }>('/api/data/campaigns')).items.find(
+    (c) => c.name === 'Slow news, later',
+  );
+  expect(edited?.state).toBe('draft');
+  // The time it had is offered again.
+  await expect(page.getByTestId('wizard-schedule-at')).toHaveValue('2030-01-15 09:30');
+  await page.getByTestId('wizard-start').click();
+  await expect(page.getByTestId('campaign-view').getByTestId('campaign-state')).toHaveAttribute('data-state', 'scheduled');
 });

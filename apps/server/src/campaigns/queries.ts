@@ -187,19 +187,25 @@ export async function insertCampaign(db: Db, accountId: number, values: Campaign
   return Number(row.id);
 }
 
+/**
+ * Saves a draft or scheduled campaign, which leaves it a draft: a scheduled one is off its schedule until started again,
+ * so nothing the user has not confirmed goes out. Answers false when it had started meanwhile.
+ */
 export async function updateCampaign(
   db: Db,
   accountId: number,
   id: number,
   values: Partial<CampaignValues>,
   now: number,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('campaigns')
-    .set({ ...values, updated_at: now })
+    .set({ ...values, state: 'draft', scheduled_at: null, updated_at: now })
     .where('account_id', '=', accountId)
     .where('id', '=', id)
-    .execute();
+    .where('state', 'in', ['draft', 'scheduled'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Moves a campaign between states only from the state the caller expects; answers whether it moved. */

@@ -195,7 +195,8 @@ export async function updateCampaign(
 ) {
   const row = await requireCampaign(deps.db, accountId, id);
   if (!['draft', 'scheduled'].includes(row.state)) throw new AppError(409, 'campaigns.notEditable');
-  await q.updateCampaign(deps.db, accountId, id, await checkInput(deps.db, accountId, input, id), Date.now());
+  const values = await checkInput(deps.db, accountId, input, id);
+  if (!(await q.updateCampaign(deps.db, accountId, id, values, Date.now()))) throw new AppError(409, 'campaigns.notEditable');
   return getCampaign(deps, accountId, id, language);
 }
 

@@ -592,6 +592,19 @@ describe('campaigns', () => {
     expect(
       (await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${later.id}`, headers: account.headers })).json(),
     ).toMatchObject({ state: 'scheduled', total: 0 });
+    // Changed while scheduled, it is a draft again: nothing unconfirmed goes out at the old time.
+    const edited = await t.app.inject({
+      method: 'PUT',
+      url: `/api/data/campaigns/${later.id}`,
+      headers: account.headers,
+      payload: { name: 'SMS later (edited)', channel: 'SMS', listId, templateName },
+    });
+    expect(edited.json()).toMatchObject({ state: 'draft', scheduledAt: null, name: 'SMS later (edited)' });
+    await t.app.campaigns.tick(Date.now() + 61_000);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${later.id}`, headers: account.headers })).json().state,
+    ).toBe('draft');
+    await startCampaign(account, later.id, { scheduledAt: Date.now() + 60_000 });
     await t.app.campaigns.tick(Date.now() + 61_000);
     expect(
       (await t.app.inject({ method: 'GET', url: `/api/data/campaigns/${later.id}`, headers: account.headers })).json().state,

@@ -6,7 +6,7 @@
 import { ArrowLeftOutlined, ArrowRightOutlined, ClockCircleOutlined, SendOutlined } from '@ant-design/icons';
 import type { ChannelCategory } from '@herald/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Descriptions, Flex, Form, Result, Skeleton, Steps, Typography, theme } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Flex, Form, Result, Skeleton, Steps, Typography, theme } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,8 @@ import { ApiError } from '../../../api/http';
 import { usePageTitle } from '../../../router/pageTitle';
 import { useSession } from '../../../session/useSession';
 import { ScreenHeader } from '../../../ui/ScreenHeader';
+import { useUnsavedChanges } from '../../../ui/useUnsavedChanges';
+import { formatTime } from '../../../utils/date';
 import { optionsQuery } from '../../configs/api';
 import { showSubmitError } from '../../configs/formErrors';
 import {
@@ -103,6 +105,9 @@ function Wizard({
   const [reached, setReached] = useState(campaign ? CHECK : 0);
   const [campaignId, setCampaignId] = useState(campaign?.id);
   const [busy, setBusy] = useState(false);
+  const unsaved = useUnsavedChanges();
+  // Opened while scheduled: saving takes it off its schedule (the server makes it a draft), which the user must know.
+  const [scheduledWhenOpened] = useState(campaign?.state === 'scheduled' ? campaign.scheduledAt : null);
 
   const channel = Form.useWatch('channel', form) ?? initial.channel;
   const name = Form.useWatch('name', form);
@@ -149,6 +154,7 @@ function Wizard({
             }
           : null,
       });
+      unsaved.markSaved();
       if (campaignId === undefined) onCreated?.(saved.id);
       setCampaignId(saved.id);
       queryClient.setQueryData(campaignKey(saved.id), saved);
@@ -194,6 +200,7 @@ function Wizard({
     setBusy(true);
     try {
       const started = await campaignsApi.start(campaignId, scheduledAt);
+      unsaved.markSaved();
       message.success(t(started.state === 'scheduled' ? 'wizard.scheduled' : 'wizard.started', { name: started.name }));
       navigate(`/mass-mail/campaigns/view/${started.id}`);
       queryClient.setQueryData(campaignKey(started.id), started);
@@ -247,6 +254,17 @@ function Wizard({
           minHeight: 300,
         }}
       >
+        {scheduledWhenOpened !== null && (
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginBottom: 24 }}
+            data-testid="wizard-unschedule-warning"
+            title={t(campaign?.state === 'scheduled' ? 'wizard.scheduledEdit' : 'wizard.unscheduled', {
+              time: formatTime(scheduledWhenOpened, 'YYYY-MM-DD HH:mm'),
+            })}
+          />
+        )}
         <Typography.Title level={5} style={{ marginTop: 0 }}>
           {t(`wizard.${stepKey}.title`)}
         </Typography.Title>
@@ -258,6 +276,7 @@ function Wizard({
           initialValues={initial}
           data-testid="wizard-form"
           onValuesChange={(changed: Partial<WizardValues>) => {
+            unsaved.markDirty();
             // Templates and configurations belong to one channel, so a new channel starts them over.
             if (changed.channel)
               form.setFieldsValue({
