@@ -5,11 +5,13 @@ import path from 'node:path';
 import { buildApp } from './app.js';
 import { createFirstAdmin } from './auth/service.js';
 import { loadConfig } from './config.js';
+import { seedSampleList } from './contacts/service.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { engineThreadCount } from './engine/threads.js';
 import { lockDataDir } from './lib/data-dir-lock.js';
 import { seedSandboxProviders } from './providers/service.js';
+import { seedSampleTemplates } from './templates/service.js';
 
 const ROLES = ['serve', 'api', 'worker'] as const;
 type ProcessRole = (typeof ROLES)[number];
@@ -58,11 +60,14 @@ async function main(): Promise<void> {
   }
   const admin = await createFirstAdmin(database.db);
   if (admin) {
-    if (config.seed)
+    if (config.seed) {
       await seedSandboxProviders({ db: database.db, pool: app.channels, secretKey: config.secret }, admin.accountId);
+      await seedSampleList({ db: database.db, dialect: database.dialect }, admin.accountId, admin.email);
+      await seedSampleTemplates(database.db, admin.accountId);
+    }
     const line = '='.repeat(64);
     process.stdout.write(
-      `\n${line}\n Herald first start: an admin account was created.\n  e-mail:   ${admin.email}\n  password: ${admin.password}\n This password is shown once; change it under Settings > Account.${config.seed ? '\n Sandbox e-mail and SMS providers are ready: send a first campaign now.' : ''}\n${line}\n\n`,
+      `\n${line}\n Herald first start: an admin account was created.\n  e-mail:   ${admin.email}\n  password: ${admin.password}\n This password is shown once; change it under Settings > Account.${config.seed ? '\n Sandbox e-mail and SMS providers, a sample list and templates are ready:\n send a first campaign now (Campaigns > New campaign).' : ''}\n${line}\n\n`,
     );
   }
 

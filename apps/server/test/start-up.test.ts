@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_DB } from './helpers/app.js';
+import { waitFor } from './helpers/wait.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const dataDirs: string[] = [];
@@ -63,6 +64,14 @@ function run(role: string, env: Record<string, string>, until?: string): Promise
   });
 }
 
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 async function takenPort(): Promise<number> {
   const server = createServer();
   servers.push(server);
@@ -90,6 +99,74 @@ describe.skipIf(TEST_DB !== 'sqlite')('starting Herald', () => {
 
     const started = await run('serve', { PORT: String(port + 1), DATA_DIR: dataDir }, 'shown once');
     expect(started.stdout).toMatch(/Herald first start: an admin account was created\.\n\s+e-mail: +\S+\n\s+password: +\S+/);
+  });
+
+  it('lets a new user send a first campaign at once: an account, sandbox providers, a sample list and templates', {
+    timeout: 60_000,
+  }, async () => {
+    const port = await freePort();
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts'), 'serve'],
+      {
+        cwd: repoRoot,
+        env: {
+          ...process.env,
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+          HERALD_SEED: '1',
+          DATABASE_URL: '',
+          HERALD_SECRET: '',
+          PORT: String(port),
+          DATA_DIR: newDataDir(),
+        },
+      },
+    );
+    try {
+      let stdout = '';
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+      });
+      await waitFor(async () => stdout.includes('shown once'), 30_000, 'the first start banner');
+      expect(stdout).toContain('a sample list and templates are ready');
+      const [, email, password] = /e-mail: +(\S+)\n\s+password: +(\S+)/.exec(stdout)!;
+      const base = `http://127.0.0.1:${port}`;
+      const login = await fetch(`${base}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ username: email!, password: password! }),
+      });
+      const { token } = (await login.json()) as { token: string };
+      const call = async (method: string, url: string, body?: unknown) =>
+        (
+          await fetch(`${base}${url}`, {
+            method,
+            headers: { 'x-token': token, ...(body ? { 'content-type': 'application/json' } : {}) },
+            body: body ? JSON.stringify(body) : null,
+          })
+        ).json();
+      const lists = await call('GET', '/api/data/contact-lists');
+      expect(lists.items).toEqual([
+        expect.objectContaining({ name: 'Sample list', counts: expect.objectContaining({ total: 3 }) }),
+      ]);
+      for (const [channel, templateName] of [
+        ['EMAIL', 'welcome'],
+        ['SMS', 'welcome-sms'],
+      ] as const) {
+        const campaign = await call('POST', '/api/data/campaigns', {
+          name: `First ${channel}`,
+          channel,
+          listId: lists.items[0].id,
+          templateName,
+        });
+        await call('POST', `/api/data/campaigns/${campaign.id}/start`, {});
+        await waitFor(async () => (await call('GET', `/api/data/campaigns/${campaign.id}`)).state === 'sent', 20_000, 'sent');
+        const sent = await call('GET', `/api/data/campaigns/${campaign.id}`);
+        expect(sent.total).toBe(3);
+      }
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('refuses an api or worker process on PostgreSQL without the shared HERALD_SECRET', async () => {

@@ -284,6 +284,17 @@ export async function createContact(deps: ContactsDeps, accountId: number, listI
   return presentContact(await contactOf(deps, accountId, listId, id));
 }
 
+/** A first start's audience: the admin and two made-up readers, so a campaign can go through the sandbox at once. */
+export async function seedSampleList(deps: ContactsDeps, accountId: number, adminEmail: string): Promise<void> {
+  const list = await createList(deps, accountId, { name: 'Sample list' });
+  const readers: ContactInput[] = [
+    { email: adminEmail, name: 'You', phone: '+380501110001', attributes: { city: 'Kyiv' } },
+    { email: 'anna@example.com', name: 'Anna', phone: '+380501110002', attributes: { city: 'Lviv' } },
+    { email: 'bohdan@example.com', name: 'Bohdan', phone: '+380501110003', attributes: { city: 'Odesa' } },
+  ];
+  for (const reader of readers) await createContact(deps, accountId, list.id, reader);
+}
+
 /** Replaces the contact's fields with the body's; a status left out stays as it was. */
 export async function updateContact(deps: ContactsDeps, accountId: number, listId: number, id: number, input: ContactInput) {
   const list = await listOf(deps, accountId, listId);

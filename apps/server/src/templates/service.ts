@@ -276,6 +276,21 @@ export async function createTemplate(db: Db, accountId: number, input: TemplateI
 }
 
 /** A full replacement: parts left out become empty, a left-out builder is cleared; the body's name may rename it. */
+/** A first start's templates for each channel, printing a contact's fields and the unsubscribe link. */
+export async function seedSampleTemplates(db: Db, accountId: number): Promise<void> {
+  await createTemplate(db, accountId, {
+    name: 'welcome',
+    channel: 'EMAIL',
+    subject: 'Welcome, {{ contact.name }}',
+    html: '<h1>Hello, {{ contact.name }}!</h1><p>This is a first campaign from Herald to {{ contact.attributes.city }}.</p><p><a href="{{ unsubscribe_url }}">Unsubscribe</a></p>',
+  });
+  await createTemplate(db, accountId, {
+    name: 'welcome-sms',
+    channel: 'SMS',
+    smsText: 'Hello, {{ contact.name }}! This is a first campaign from Herald.',
+  });
+}
+
 export async function updateTemplate(db: Db, accountId: number, name: string, input: TemplateInput) {
   const existing = await requireTemplate(db, accountId, { name });
   const values = await prepare(db, accountId, input);
