@@ -50,6 +50,8 @@ export default defineConfig({
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       SIGNUP_LIMIT_PER_HOUR: '100000',
       FEEDBACK_LIMIT_PER_HOUR: '100000',
+      // The webhook receivers of the specs listen on loopback.
+      WEBHOOK_PRIVATE_TARGETS: '1',
     },
   },
 });

@@ -205,7 +205,13 @@ export async function buildApp({
   app.decorate('notifications', notifications);
   const hooksDeps: HooksDeps = { db, secretKey: config.secret, log: app.log, onQueued: () => notifications.notify() };
   const stopListening = listenForHookEvents(hooksDeps);
-  const webhookDelivery = new WebhookDelivery({ db, dialect: database.dialect, secretKey: config.secret, log: app.log });
+  const webhookDelivery = new WebhookDelivery({
+    db,
+    dialect: database.dialect,
+    secretKey: config.secret,
+    log: app.log,
+    allowPrivateTargets: config.webhookPrivateTargets ?? false,
+  });
   const keyRateLimiter = KeyRateLimiter.create(config, database);
   let bounceListener: { close(): Promise<void> } | undefined;
   if (runWorkers) {

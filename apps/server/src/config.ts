@@ -43,6 +43,8 @@ export interface Config {
   signupsPerHour?: number | undefined;
   /** Feedback forms one client address may send in an hour (FEEDBACK_LIMIT_PER_HOUR). */
   feedbackPerHour?: number | undefined;
+  /** Webhooks may post into loopback and private networks (WEBHOOK_PRIVATE_TARGETS=1); refused by default. */
+  webhookPrivateTargets?: boolean | undefined;
   /** Whose X-Forwarded-For gives the client address (TRUST_PROXY): Fastify's trustProxy; loopback only by default. */
   trustProxy?: TrustProxy | undefined;
 }
@@ -135,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     signupsPerHour: numberFrom(env.SIGNUP_LIMIT_PER_HOUR, DEFAULT_SIGNUPS_PER_HOUR, 'SIGNUP_LIMIT_PER_HOUR'),
     feedbackPerHour: numberFrom(env.FEEDBACK_LIMIT_PER_HOUR, DEFAULT_FEEDBACK_PER_HOUR, 'FEEDBACK_LIMIT_PER_HOUR'),
+    webhookPrivateTargets: env.WEBHOOK_PRIVATE_TARGETS === '1',
     leaseMs: env.HERALD_LEASE_MS ? numberFrom(env.HERALD_LEASE_MS, 0, 'HERALD_LEASE_MS') : undefined,
     engineThreads: env.HERALD_ENGINE_THREADS ? threadCountFrom(env.HERALD_ENGINE_THREADS) : undefined,
     oidc:

@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../db/database.js';
 import { decryptSecret } from '../lib/crypto.js';
+import { internalAddressOf } from '../lib/private-address.js';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature.js';
 
 export const MAX_DELIVERY_ATTEMPTS = 8;
@@ -29,6 +30,8 @@ export interface DeliveryOptions {
   retryBaseMs?: number;
   pollMs?: number;
   leaseMs?: number;
+  /** Let webhooks reach loopback and private networks (WEBHOOK_PRIVATE_TARGETS=1: receivers on the same network). */
+  allowPrivateTargets?: boolean;
 }
 
 export interface DeliveryRow {
@@ -65,7 +68,7 @@ export function eventBody(row: DeliveryRow, message: { channel: string; recipien
 }
 
 /** POSTs one signed event; any 2xx is success, anything else (or no answer in time) is a failure to retry. */
-export async function postEvent(
+async function postEvent(
   url: string,
   secret: string,
   eventId: number,
@@ -114,6 +117,21 @@ export class WebhookDelivery {
     this.retryBaseMs = options.retryBaseMs ?? 10_000;
     this.pollMs = options.pollMs ?? 1000;
     this.leaseMs = options.leaseMs ?? Math.max(60_000, this.timeoutMs * 3);
+  }
+
+  /**
+   * POSTs one signed event to a receiver; one inside the server's own networks is refused (for good: `refused`) unless
+   * allowed, checked on every delivery so a name that later resolves inside is caught too.
+   */
+  async post(url: string, secret: string, eventId: number, body: string): Promise<DeliveryOutcome & { refused?: true }> {
+    if (!this.options.allowPrivateTargets) {
+      const internal = await internalAddressOf(url).catch(() => null);
+      if (internal !== null) {
+        const error = `refused: ${internal} is inside the server's own networks (WEBHOOK_PRIVATE_TARGETS=1 allows it)`;
+        return { ok: false, responseCode: null, error, refused: true };
+      }
+    }
+    return postEvent(url, secret, eventId, body, this.timeoutMs);
   }
 
   /** 10 s, 20 s, 40 s … capped at an hour. */
@@ -232,16 +250,15 @@ export class WebhookDelivery {
   ): Promise<boolean> {
     const hook = hookByAccount.get(row.account_id);
     const live = hook !== undefined && hook.enabled === 1;
-    const outcome: DeliveryOutcome = live
-      ? await postEvent(
+    const outcome: DeliveryOutcome & { refused?: true } = live
+      ? await this.post(
           hook.url,
           decryptSecret(hook.secret, this.options.secretKey),
           row.id,
           eventBody(row, row.message_id === null ? undefined : messageById.get(row.message_id)),
-          this.timeoutMs,
         )
       : { ok: false, responseCode: null, error: 'the webhook was removed or disabled' };
-    const state = await this.record(row, outcome, Date.now(), live);
+    const state = await this.record(row, outcome, Date.now(), live && !outcome.refused);
     return state !== 'pending';
   }
 

@@ -3,7 +3,7 @@ import { isHttpUrl } from '@herald/shared';
 import type { Db } from '../db/database.js';
 import { AppError, assertFields } from '../http/errors.js';
 import { decryptSecret, encryptSecret } from '../lib/crypto.js';
-import { type DeliveryRow, eventBody, postEvent, type WebhookDelivery } from './delivery.js';
+import { type DeliveryRow, eventBody, type WebhookDelivery } from './delivery.js';
 import { newWebhookSecret } from './signature.js';
 
 export interface WebhooksDeps {
@@ -119,13 +119,7 @@ export async function sendTestEvent({ db, secretKey, delivery }: WebhooksDeps, a
     at: now,
     attempts: 0,
   };
-  const outcome = await postEvent(
-    hook.url,
-    decryptSecret(hook.secret, secretKey),
-    row.id,
-    eventBody(row, undefined),
-    delivery.timeoutMs,
-  );
+  const outcome = await delivery.post(hook.url, decryptSecret(hook.secret, secretKey), row.id, eventBody(row, undefined));
   // A test is not retried: the user sees its outcome at once and can press the button again.
   await delivery.record(row, outcome, Date.now(), false);
   return (await listDeliveries(db, accountId, { page: 1, size: 1 })).items[0]!;

@@ -52,6 +52,8 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     // Every test signs its users up from the one inject address; test/security/address-limits.test.ts sets real caps.
     signupsPerHour: 100_000,
     feedbackPerHour: 100_000,
+    // Test receivers listen on loopback; test/webhooks/webhooks.test.ts checks the refusal.
+    webhookPrivateTargets: true,
     ...overrides,
   };
 }

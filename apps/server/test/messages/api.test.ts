@@ -469,7 +469,12 @@ describe('end to end', () => {
       content: new ApiTemplateContent(t.database.db, new CampaignContent(t.database.db, t.app.tracking)),
       owner: 'api-test',
     });
-    const delivery = new WebhookDelivery({ db: t.database.db, dialect: t.database.dialect, secretKey: t.config.secret });
+    const delivery = new WebhookDelivery({
+      db: t.database.db,
+      dialect: t.database.dialect,
+      secretKey: t.config.secret,
+      allowPrivateTargets: true,
+    });
     for (let round = 0; round < 50 && !receiver.events.some((e) => e.body.messageId === id); round++) {
       await dispatcher.runOnce();
       await delivery.runOnce();

@@ -29,7 +29,13 @@ async function saveHook(headers: Record<string, string>, payload: Record<string,
 }
 
 function delivery(options: Partial<ConstructorParameters<typeof WebhookDelivery>[0]> = {}) {
-  return new WebhookDelivery({ db: t.database.db, dialect: t.database.dialect, secretKey: t.config.secret, ...options });
+  return new WebhookDelivery({
+    db: t.database.db,
+    dialect: t.database.dialect,
+    secretKey: t.config.secret,
+    allowPrivateTargets: true,
+    ...options,
+  });
 }
 
 /** An API message (or a campaign one) moved unsent → sent through the ledger, as the engine does. */
@@ -186,6 +192,28 @@ describe('delivery', () => {
       ['sent', 'delivered'],
       ['delivered', 'read'],
     ]);
+  });
+
+  it("refuses for good a receiver inside the server's own networks, unless they are allowed", async () => {
+    const { headers, accountId } = await apiUser();
+    await saveHook(headers, { url: receiver.url, enabled: true });
+    await sentMessage(accountId);
+    await delivery({ allowPrivateTargets: false }).runOnce();
+    const [refused] = await deliveries(accountId);
+    expect(refused).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      last_error: "refused: 127.0.0.1 is inside the server's own networks (WEBHOOK_PRIVATE_TARGETS=1 allows it)",
+    });
+    const outside = delivery({ allowPrivateTargets: false });
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]:8080/',
+      'http://[::ffff:10.0.0.1]/',
+      'http://localhost:1/',
+    ]) {
+      expect((await outside.post(url, 'secret', 1, '{}')).error).toMatch(/^refused: /);
+    }
   });
 
   it("holds a message's later events back while an earlier one waits for its retry", async () => {
