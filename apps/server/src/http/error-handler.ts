@@ -106,7 +106,8 @@ export function errorBody(error: AppError, language: Language): ApiErrorBody {
 
 export function registerErrorHandler(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
-    const appError = toAppError(error, bodyLimit);
+    // A route may take more than the server's default (the batch send does).
+    const appError = toAppError(error, request.routeOptions.bodyLimit ?? bodyLimit);
     if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     reply.status(appError.statusCode).headers(appError.headers).send(errorBody(appError, request.lang));
   });

@@ -291,6 +291,14 @@ describe('POST /api/v1/messages/batch', () => {
     const res = await post(account.send, { messages }, '/api/v1/messages/batch');
     expect(res.statusCode).toBe(413);
     expect(res.json().key).toBe('messages.batchTooLarge');
+    // A body over the batch call's own limit is refused naming that limit, not the server's default.
+    const huge = await post(
+      account.send,
+      { messages: [{ ...inline('big@example.com'), content: { subject: 'Big', html: 'x'.repeat(33 * 1024 * 1024) } }] },
+      '/api/v1/messages/batch',
+    );
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json()).toMatchObject({ key: 'error.payloadTooLarge', message: 'The request is too large (limit 32 MB).' });
     const full = await post(account.send, { messages: messages.slice(0, 1000) }, '/api/v1/messages/batch');
     expect(full.statusCode).toBe(202);
     expect(await messageCount(account.accountId)).toBe(1000);
