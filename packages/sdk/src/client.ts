@@ -25,6 +25,8 @@ export interface HeraldClientOptions {
   retry?: Partial<RetryOptions> | false;
   /** A fetch of your own (default: the global one). */
   fetch?: typeof fetch;
+  /** The language of error messages (Accept-Language: en, ru or uk); without it, the key's account's saved one. */
+  language?: string;
 }
 
 export interface CallOptions {
@@ -125,6 +127,7 @@ export class HeraldClient {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (this.options.token) headers['x-token'] = this.options.token;
+    if (this.options.language) headers['accept-language'] = this.options.language;
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
     const payload = body === undefined ? null : JSON.stringify(body);

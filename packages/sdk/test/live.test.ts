@@ -249,6 +249,10 @@ describe('errors', () => {
     expect(unknown).toBeInstanceOf(HeraldError);
     expect(unknown).toMatchObject({ status: 422, fields: [{ field: 'template', key: 'messages.unknownTemplate' }] });
     expect((unknown as HeraldError).message).toContain('no-such-template');
+    const inRussian = await client({ language: 'ru' })
+      .messages.send({ channel: 'email', to: recipient(), template: 'no-such-template' })
+      .catch((failure: unknown) => failure);
+    expect((inRussian as HeraldError).message).toBe('Шаблона с именем no-such-template нет.');
 
     const badKey = await client({ apiKey: 'hk_not-a-real-key' })
       .messages.get(1)
