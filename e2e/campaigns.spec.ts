@@ -96,7 +96,11 @@ test('a campaign from the wizard to sent: empty list refused, live progress, cou
   // Check and send: three recipients, a test send through the sandbox, then send now.
   await expect(page.getByTestId('wizard-recipients')).toContainText('3');
   await expect(page.getByTestId('wizard-suppressed')).toContainText('0');
+  // Without an address the test says what is missing.
+  await page.getByTestId('wizard-test-send').click();
+  await expect(page.getByTestId('wizard-test-missing')).toHaveText('Mandatory field missing.');
   await page.getByTestId('wizard-test-to').fill('me@example.com');
+  await expect(page.getByTestId('wizard-test-missing')).toHaveCount(0);
   await page.getByTestId('wizard-test-send').click();
   await expect(page.getByTestId('wizard-test-result')).toContainText('The provider accepted the test for me@example.com.');
   await page.getByTestId('wizard-send-now').click();

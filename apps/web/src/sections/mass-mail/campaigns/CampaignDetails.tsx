@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { usePageTitle } from '../../../router/pageTitle';
 import { formatTime } from '../../../utils/date';
+import { roundedShares } from '../../../utils/shares';
 import { configsQuery, groupsQuery } from '../../configs/api';
 import { type Campaign, campaignQuery, contactListsQuery, LOOKUP_SIZE, templatesQuery } from './api';
 import { CampaignActions } from './CampaignActions';
@@ -27,9 +28,13 @@ function StatusCounts({ campaign }: { campaign: Campaign }) {
     return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('view.counts.none')} data-testid="campaign-counts" />;
   }
   const sum = entries.reduce((total, entry) => total + entry.count, 0);
+  const shares = roundedShares(
+    entries.map((entry) => entry.count),
+    campaign.total,
+  );
   return (
     <div data-testid="campaign-counts" data-total={campaign.total}>
-      {entries.map(({ status, count }) => (
+      {entries.map(({ status, count }, index) => (
         <Flex
           key={status}
           align="center"
@@ -41,7 +46,7 @@ function StatusCounts({ campaign }: { campaign: Campaign }) {
           <span style={{ width: 10, height: 10, borderRadius: 3, background: STATUS_COLORS[status], flex: 'none' }} />
           <Typography.Text style={{ flex: 1 }}>{t(`statuses.${status}`)}</Typography.Text>
           <Typography.Text type="secondary" style={{ fontVariantNumeric: 'tabular-nums', width: 56, textAlign: 'end' }}>
-            {campaign.total > 0 ? percent.format(count / campaign.total) : ''}
+            {campaign.total > 0 ? percent.format(shares[index]!) : ''}
           </Typography.Text>
           <Typography.Text strong style={{ fontVariantNumeric: 'tabular-nums', minWidth: 64, textAlign: 'end' }}>
             {number.format(count)}

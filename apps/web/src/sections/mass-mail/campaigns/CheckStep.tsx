@@ -131,6 +131,11 @@ function TestSend({ channel, templateName, route, configId, groupId }: TestSendP
           {t('wizard.check.test.send')}
         </Button>
       </Flex>
+      {missing && !to.trim() && (
+        <Typography.Text type="danger" data-testid="wizard-test-missing" role="alert">
+          {t('errors:validation.mandatory')}
+        </Typography.Text>
+      )}
       {result && (
         <Alert
           data-testid="wizard-test-result"
