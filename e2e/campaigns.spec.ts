@@ -160,9 +160,10 @@ test('a campaign from the wizard to sent: empty list refused, live progress, cou
   expect(Number(page.url().split('/').pop())).not.toBe(id);
   await expect(page.getByTestId('campaign-name')).toHaveText('Spring sale (copy)');
   await expect(page.getByTestId('campaign-view').getByTestId('campaign-state')).toHaveAttribute('data-state', 'draft');
-  // Not started, it has no recipients yet: the view counts its list's contacts instead of showing 0.
-  await expect(page.getByTestId('campaign-figure-listed')).toContainText('Contacts in the list');
-  await expect(page.getByTestId('campaign-figure-listed')).toContainText('3');
+  // Not started, it has no messages yet: the view counts its recipients as the wizard's check does, suppression applied.
+  await expect(page.getByTestId('campaign-figure-recipients')).toContainText('Recipients');
+  await expect(page.getByTestId('campaign-figure-recipients')).toContainText('3');
+  await expect(page.getByTestId('campaign-settings')).toContainText('Contacts left out0');
 });
 
 test('an SMS campaign from the wizard: parts, the estimated cost at the price per part against the balance, sent', async ({

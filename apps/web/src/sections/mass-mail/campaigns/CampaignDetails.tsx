@@ -9,7 +9,7 @@ import { usePageTitle } from '../../../router/pageTitle';
 import { formatTime } from '../../../utils/date';
 import { roundedShares } from '../../../utils/shares';
 import { configsQuery, groupsQuery } from '../../configs/api';
-import { type Campaign, campaignQuery, contactListsQuery, LOOKUP_SIZE, templatesQuery } from './api';
+import { type Campaign, campaignQuery, checkQuery, contactListsQuery, LOOKUP_SIZE, templatesQuery } from './api';
 import { CampaignActions } from './CampaignActions';
 import { ChannelTag, ProgressBar, presentStatuses, progressOf, STATUS_COLORS, StateTag } from './labels';
 import { useCampaignProgress } from './progress';
@@ -65,7 +65,7 @@ function StatusCounts({ campaign }: { campaign: Campaign }) {
   );
 }
 
-function Settings({ campaign }: { campaign: Campaign }) {
+function Settings({ campaign, suppressed }: { campaign: Campaign; suppressed: number | undefined }) {
   const { t, i18n } = useTranslation('campaigns');
   const lists = useQuery(contactListsQuery);
   const templates = useQuery(templatesQuery(campaign.channel));
@@ -126,7 +126,11 @@ function Settings({ campaign }: { campaign: Campaign }) {
         { key: 'created', label: t('view.settings.created'), children: time(campaign.createdAt) },
         { key: 'started', label: t('view.settings.started'), children: time(campaign.startedAt) },
         { key: 'finished', label: t('view.settings.finished'), children: time(campaign.finishedAt) },
-        { key: 'suppressed', label: t('view.settings.suppressed'), children: number.format(campaign.suppressed) },
+        {
+          key: 'suppressed',
+          label: t('view.settings.suppressed'),
+          children: suppressed === undefined ? '—' : number.format(suppressed),
+        },
       ]}
     />
   );
@@ -139,8 +143,11 @@ export default function CampaignDetails() {
   const campaign = useQuery(campaignQuery(id));
   useCampaignProgress();
   usePageTitle(campaign.data?.name);
-  const lists = useQuery(contactListsQuery);
   const number = new Intl.NumberFormat(i18n.language);
+  // Recipients are counted when the campaign starts; until then the wizard's check counts them, suppression applied.
+  const unstarted =
+    campaign.data !== undefined && ['draft', 'scheduled'].includes(campaign.data.state) && campaign.data.total === 0;
+  const check = useQuery(checkQuery(unstarted ? id : undefined));
 
   if (campaign.isError || !Number.isInteger(id)) {
     return (
@@ -162,12 +169,7 @@ export default function CampaignDetails() {
   }
   const data = campaign.data;
   const progress = progressOf(data);
-  // Recipients are counted when the campaign starts; until then the list's contacts of its channel stand in.
-  const list = lists.data?.items.find((entry) => entry.id === data.listId);
-  const notStarted = (data.state === 'draft' || data.state === 'scheduled') && data.total === 0;
-  const recipients: readonly ['recipients' | 'listed', number | undefined] = notStarted
-    ? ['listed', list && (data.channel === 'EMAIL' ? list.counts.withEmail : list.counts.withPhone)]
-    : ['recipients', data.total];
+  const recipients = unstarted ? check.data?.recipients : data.total;
 
   return (
     <Flex vertical gap={16} data-testid="campaign-view">
@@ -212,7 +214,7 @@ export default function CampaignDetails() {
         <Row gutter={[16, 16]} style={{ marginTop: 20 }}>
           {(
             [
-              recipients,
+              ['recipients', recipients],
               ['settled', progress.settled],
               ['delivered', progress.segments.delivered],
               ['failed', progress.segments.failed],
@@ -251,7 +253,7 @@ export default function CampaignDetails() {
         </Col>
       </Row>
       <Card variant="borderless" title={t('view.settings.title')}>
-        <Settings campaign={data} />
+        <Settings campaign={data} suppressed={unstarted ? check.data?.suppressed : data.suppressed} />
       </Card>
     </Flex>
   );

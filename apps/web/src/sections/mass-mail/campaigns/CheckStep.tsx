@@ -295,7 +295,9 @@ export function CheckStep({ campaignId, ...test }: CheckStepProps) {
                 <DatePicker
                   data-testid="wizard-schedule-at"
                   showTime={{ format: 'HH:mm' }}
-                  format="YYYY-MM-DD HH:mm"
+                  // A time typed with seconds is read too, not dropped.
+                  format={['YYYY-MM-DD HH:mm', 'YYYY-MM-DD HH:mm:ss']}
+                  placeholder={t('wizard.check.schedulePlaceholder')}
                   minuteStep={5}
                   showNow={false}
                   style={{ width: 260 }}
