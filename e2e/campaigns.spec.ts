@@ -164,6 +164,9 @@ test('a campaign from the wizard to sent: empty list refused, live progress, cou
   await expect(page.getByTestId('campaign-figure-recipients')).toContainText('Recipients');
   await expect(page.getByTestId('campaign-figure-recipients')).toContainText('3');
   await expect(page.getByTestId('campaign-settings')).toContainText('Contacts left out0');
+  // An id no campaign has is said at once: a refusal is not asked again.
+  await page.goto('/mass-mail/campaigns/view/987654');
+  await expect(page.getByText('This campaign does not exist.')).toBeVisible({ timeout: 2_000 });
 });
 
 test('an SMS campaign from the wizard: parts, the estimated cost at the price per part against the balance, sent', async ({

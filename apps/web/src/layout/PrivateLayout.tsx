@@ -8,7 +8,7 @@ import { App as AntApp, Drawer, Layout, theme } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useOutlet } from 'react-router';
-import { getPresenter, setErrorPresenter } from '../api/http';
+import { ApiError, getPresenter, setErrorPresenter } from '../api/http';
 import { useCurrentRoute } from '../router/matches';
 import { usePageTitles } from '../router/pageTitle';
 import { canOpen } from '../router/routes';
@@ -33,8 +33,13 @@ const COLLAPSED_WIDTH_PX = 64;
 setDisplayTimeZone(getSnapshot().user?.timeZone);
 subscribe(() => setDisplayTimeZone(getSnapshot().user?.timeZone));
 
+/** A refusal (4xx: not found, not allowed) stays one on a second ask; only a lost answer or a server fault is retried. */
+const RETRIES = 3;
+const worthRetrying = (failures: number, error: Error) =>
+  failures < RETRIES && !(error instanceof ApiError && error.status >= 400 && error.status < 500);
+
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 30_000 } },
+  defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 30_000, retry: worthRetrying } },
 });
 
 /** Lets the HTTP client's messages and dialogs use antd's App context while signed in, so they follow the theme and locale. */
