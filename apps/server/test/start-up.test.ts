@@ -33,25 +33,30 @@ interface Run {
   stderr: string;
 }
 
+/** Herald from its sources in `role`, on SQLite without a secret unless `env` says otherwise. */
+function herald(role: string, env: Record<string, string>) {
+  return spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts'), role],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        HERALD_SEED: '0',
+        DATABASE_URL: '',
+        HERALD_SECRET: '',
+        ...env,
+      },
+    },
+  );
+}
+
 /** Runs Herald until it exits, or until it prints `until` (then stops it). */
 function run(role: string, env: Record<string, string>, until?: string): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts'), role],
-      {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'warn',
-          HERALD_SEED: '0',
-          DATABASE_URL: '',
-          HERALD_SECRET: '',
-          ...env,
-        },
-      },
-    );
+    const child = herald(role, env);
     const out = { stdout: '', stderr: '' };
     child.stdout.on('data', (chunk) => {
       out.stdout += chunk;
@@ -105,23 +110,7 @@ describe.skipIf(TEST_DB !== 'sqlite')('starting Herald', () => {
     timeout: 60_000,
   }, async () => {
     const port = await freePort();
-    const child = spawn(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts'), 'serve'],
-      {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'warn',
-          HERALD_SEED: '1',
-          DATABASE_URL: '',
-          HERALD_SECRET: '',
-          PORT: String(port),
-          DATA_DIR: newDataDir(),
-        },
-      },
-    );
+    const child = herald('serve', { HERALD_SEED: '1', PORT: String(port), DATA_DIR: newDataDir() });
     try {
       let stdout = '';
       child.stdout.on('data', (chunk) => {

@@ -126,9 +126,10 @@ describe.skipIf(skipReason !== undefined)('scale mode: limits shared by worker p
     const configId = await providerConfig(c, {
       name: 'Busy',
       type: 'smtp',
-      settings: { host: '127.0.0.1', port: sink.port, security: 'none', senderEmail: 'news@herald.test', messagesPerSecond: 200 },
+      settings: { host: '127.0.0.1', port: sink.port, security: 'none', senderEmail: 'news@herald.test', messagesPerSecond: 100 },
     });
-    // 30 jobs of 200 at 200/s: both workers' 4 slots busy for seconds each, and the campaign queue full behind them.
+    // 30 jobs of 200 at 100/s: both workers' 4 slots busy for 16 s each, and the campaign queue full behind them. A message
+    // waiting for a slot waits seconds (4.8 s measured at 200/s); one of the API's queue only for the shared pace.
     const campaignId = await startCampaign(c, await listOf(c, 'bulk', 6000), configId, 'bulk');
     await waitFor(async () => ((await campaignStatuses(c, campaignId)).sent ?? 0) >= 400, 30_000, 'the campaign sending');
     const storedAt = Date.now();
@@ -137,7 +138,7 @@ describe.skipIf(skipReason !== undefined)('scale mode: limits shared by worker p
     const latency = arrivedAt.get('urgent0@example.com')! - storedAt;
     await db.updateTable('campaigns').set({ state: 'cancelled' }).where('id', '=', campaignId).execute();
     console.log(`an API message behind a busy campaign reached the server in ${latency} ms`);
-    expect(latency).toBeLessThan(1500);
+    expect(latency).toBeLessThan(3000);
   });
 
   it('sends each message once when a job outlasts the lease', { timeout: 90_000 }, async () => {

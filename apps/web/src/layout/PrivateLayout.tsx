@@ -33,10 +33,10 @@ const COLLAPSED_WIDTH_PX = 64;
 setDisplayTimeZone(getSnapshot().user?.timeZone);
 subscribe(() => setDisplayTimeZone(getSnapshot().user?.timeZone));
 
-/** A refusal (4xx: not found, not allowed) stays one on a second ask; only a lost answer or a server fault is retried. */
+/** What does not exist will not on a second ask: a 404 is shown at once, anything else retried as usual. */
 const RETRIES = 3;
 const worthRetrying = (failures: number, error: Error) =>
-  failures < RETRIES && !(error instanceof ApiError && error.status >= 400 && error.status < 500);
+  failures < RETRIES && !(error instanceof ApiError && error.status === 404);
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 30_000, retry: worthRetrying } },
