@@ -102,6 +102,17 @@ function cut(text: string, gsm: boolean, limit: number): string[] {
 /** The most parts Herald sends one SMS as: 3,060 GSM-7 or 1,340 UCS-2 characters (Twilio stops at 1,600 characters). */
 export const SMS_MAX_PARTS = 20;
 
+/**
+ * How many parts a text over SMS_MAX_PARTS would take, or null when it fits. A text that fits at 66 UTF-16 units a part
+ * (a UCS-2 part less one, where a surrogate pair is not cut) fits whatever it holds, so most texts are never split here
+ * (the channel splits them anyway).
+ */
+export function smsPartsOverLimit(text: string): number | null {
+  if (text.length <= SMS_MAX_PARTS * (UCS2_CONCATENATED - 1)) return null;
+  const parts = splitSms(text).length;
+  return parts > SMS_MAX_PARTS ? parts : null;
+}
+
 /** The parts a text is sent as: [] for an empty text, [text] when it fits one SMS, else concatenated parts. */
 export function splitSms(text: string): string[] {
   if (text === '') return [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeGsm7, isGsm7, smsSegments, splitSms } from '../src/sms.js';
+import { encodeGsm7, isGsm7, SMS_MAX_PARTS, smsPartsOverLimit, smsSegments, splitSms } from '../src/sms.js';
 
 const latin = (n: number) => 'a'.repeat(n);
 const cyrillic = (n: number) => 'ж'.repeat(n);
@@ -86,5 +86,16 @@ describe('splitSms', () => {
 describe('encodeGsm7', () => {
   it('maps to GSM 03.38 codes with ESC before extension characters', () => {
     expect([...encodeGsm7('A@£_€')]).toEqual([0x41, 0x00, 0x01, 0x11, 0x1b, 0x65]);
+  });
+});
+
+describe('smsPartsOverLimit', () => {
+  it('counts only texts over the limit, whatever their characters', () => {
+    expect(smsPartsOverLimit('y'.repeat(153 * SMS_MAX_PARTS))).toBeNull();
+    expect(smsPartsOverLimit('y'.repeat(153 * SMS_MAX_PARTS + 1))).toBe(SMS_MAX_PARTS + 1);
+    expect(smsPartsOverLimit('ж'.repeat(67 * SMS_MAX_PARTS))).toBeNull();
+    expect(smsPartsOverLimit('ж'.repeat(67 * SMS_MAX_PARTS + 1))).toBe(SMS_MAX_PARTS + 1);
+    // Emoji are never cut in two, so a part holds 66 units: 1,340 units of them take 21 parts.
+    expect(smsPartsOverLimit('😀'.repeat(670))).toBe(21);
   });
 });

@@ -27,7 +27,7 @@ export function normaliseEmail(raw: string): string | null | Invalid {
   return isEmail(value) && !NOT_IN_ADDRESSES.test(value) ? value : INVALID;
 }
 
-function validPhone(text: string, defaultCountry: CountryCode | undefined): Phone | null {
+export function validPhone(text: string, defaultCountry: CountryCode | undefined): Phone | null {
   const parsed = parsePhoneNumberFromString(text, defaultCountry);
   return parsed?.isValid() ? { e164: parsed.number, country: parsed.country ?? null } : null;
 }

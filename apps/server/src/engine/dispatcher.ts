@@ -3,7 +3,7 @@
  * failover order (filters, limits, health), send, and write every outcome through the ledger.
  * A message is `sent` only after its provider accepted it.
  */
-import { SMS_MAX_PARTS, splitSms } from '@herald/shared';
+import { SMS_MAX_PARTS, smsPartsOverLimit } from '@herald/shared';
 import { detail } from '@herald/shared/message-details';
 import type { DeliveryReport, OutgoingMessage, SendResult, SmsPartsSent } from '../channels/types.js';
 import { type Db, type Dialect, inIds } from '../db/database.js';
@@ -573,23 +573,22 @@ export class Dispatcher {
           });
           continue;
         }
-        if ('text' in outcome.message && !('subject' in outcome.message)) {
-          const parts = splitSms(outcome.message.text).length;
-          if (parts > SMS_MAX_PARTS) {
+        item.content = outcome.message;
+        if (!('subject' in outcome.message)) {
+          const parts = smsPartsOverLimit(outcome.message.text);
+          if (parts !== null) {
             written.push({
               message: item.message,
               to: 'failed',
               detail: detail('details.smsTooLong', { parts, max: SMS_MAX_PARTS }),
               attempts: item.message.attempts + 1,
             });
+            item.content = null;
             continue;
           }
+          const { smsPartsSent } = item.message;
+          if (smsPartsSent) item.content = { ...outcome.message, partsSent: JSON.parse(smsPartsSent) as SmsPartsSent };
         }
-        const { smsPartsSent } = item.message;
-        item.content =
-          smsPartsSent && !('subject' in outcome.message)
-            ? { ...outcome.message, partsSent: JSON.parse(smsPartsSent) as SmsPartsSent }
-            : outcome.message;
       }
       ready.push(item);
     }

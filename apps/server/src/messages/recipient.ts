@@ -3,7 +3,7 @@
  * stores what it is sent this way, and the message log finds a recipient however it is typed.
  */
 import { isEmail, isPhone } from '@herald/shared';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { validPhone } from '../contacts/fields.js';
 
 export function emailRecipient(value: string): string | null {
   const address = value.trim().toLowerCase();
@@ -14,6 +14,5 @@ export function emailRecipient(value: string): string | null {
 export function phoneRecipient(value: string): string | null {
   const compact = value.replace(/[\s().-]/g, '');
   if (!isPhone(compact)) return null;
-  const parsed = parsePhoneNumberFromString(compact.startsWith('+') ? compact : `+${compact}`);
-  return parsed?.isValid() ? parsed.number : null;
+  return validPhone(compact.startsWith('+') ? compact : `+${compact}`, undefined)?.e164 ?? null;
 }

@@ -5,7 +5,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import { type Language, SMS_MAX_PARTS, splitSms } from '@herald/shared';
+import { type Language, SMS_MAX_PARTS, smsPartsOverLimit } from '@herald/shared';
 import { detailText } from '@herald/shared/message-details';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/database.js';
@@ -119,8 +119,8 @@ function toNewMessage(
       if (!html?.trim() && !text?.trim()) fail('content.html', 'messages.contentMissing', { part: 'html / text' });
     } else if (!text?.trim()) fail('content.text', 'messages.contentMissing', { part: 'text' });
     else {
-      const parts = splitSms(text).length;
-      if (parts > SMS_MAX_PARTS) fail('content.text', 'messages.smsTooLong', { parts, max: SMS_MAX_PARTS });
+      const parts = smsPartsOverLimit(text);
+      if (parts !== null) fail('content.text', 'messages.smsTooLong', { parts, max: SMS_MAX_PARTS });
     }
     payload = JSON.stringify(item.channel === 'email' ? { subject, html, text } : { text });
   }
